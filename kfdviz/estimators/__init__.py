@@ -1,0 +1,3 @@
+"""scikit-learn estimators for the papers' algorithms."""
+
+__all__: list[str] = []

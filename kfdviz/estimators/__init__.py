@@ -1,3 +1,5 @@
 """scikit-learn estimators for the papers' algorithms."""
 
-__all__: list[str] = []
+from .kpca import KernelPCA, OrientedKernelPCA
+
+__all__ = ["KernelPCA", "OrientedKernelPCA"]

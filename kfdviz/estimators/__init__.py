@@ -1,5 +1,14 @@
 """scikit-learn estimators for the papers' algorithms."""
 
+from .kfd import KernelFisherDiscriminant
+from .koc import KernelOrthogonalCentroid
 from .kpca import KernelPCA, OrientedKernelPCA
+from .novelty import KernelPCANoveltyDetector
 
-__all__ = ["KernelPCA", "OrientedKernelPCA"]
+__all__ = [
+    "KernelFisherDiscriminant",
+    "KernelOrthogonalCentroid",
+    "KernelPCA",
+    "KernelPCANoveltyDetector",
+    "OrientedKernelPCA",
+]

@@ -36,7 +36,10 @@ def check_tangents(tangents, n_dims: int) -> tuple[str, ...]:
             )
         needed = 2 if name in ("rotation", "translate-y") else 1
         if n_dims < needed:
-            raise ValueError(f"The {name!r} tangent needs at least {needed}-D data, got {n_dims}-D.")
+            raise ValueError(
+                f"The {name!r} tangent needs at least {needed} input features, "
+                f"got n_features = {n_dims}."
+            )
     return names
 
 

@@ -98,31 +98,27 @@ def fit_threshold(name: str, z: np.ndarray, s: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class GaussianOutputModel:
-    """Class-conditional 1-D Gaussians of the outputs with class priors (TPAMI sec. 3).
+    """The papers' probabilistic reading of KFD outputs (TPAMI sec. 3), calibrated on training.
 
-    Turns a KFD output into a posterior probability: the papers' reading of KFD outputs as
-    probabilities, calibrated on the training outputs.
+    The outputs of each class are modelled as 1-D Gaussians with a pooled variance; the
+    posterior is then logistic in the output with slope (m+ - m-) / var. It is centred on the
+    classifier's own threshold (output 0), so the most probable class is always the predicted
+    one; with the "prior" threshold this is exactly the Bayes posterior.
     """
 
-    means: np.ndarray  # (2,) negative, positive
-    variances: np.ndarray  # (2,)
-    priors: np.ndarray  # (2,)
+    slope: float
 
     @classmethod
     def fit(cls, outputs: np.ndarray, s: np.ndarray) -> GaussianOutputModel:
-        groups = [outputs[s < 0], outputs[s > 0]]
-        means = np.array([g.mean() for g in groups])
-        spread = max(np.var(outputs), np.finfo(float).tiny)
-        # A floor keeps a class whose training outputs collapse (tiny mu) from becoming a spike.
-        variances = np.array([max(g.var(), 1e-6 * spread) for g in groups])
-        priors = np.array([g.size for g in groups], dtype=float) / outputs.size
-        return cls(means, variances, priors)
+        pos, neg = outputs[s > 0], outputs[s < 0]
+        gap = pos.mean() - neg.mean()
+        pooled = (((pos - pos.mean()) ** 2).sum() + ((neg - neg.mean()) ** 2).sum()) / max(
+            outputs.size - 2, 1
+        )
+        # A floor keeps collapsed training outputs (tiny mu) from giving an infinite slope.
+        pooled = max(pooled, 1e-6 * max(gap**2, np.finfo(float).tiny))
+        return cls(float(max(gap, 0.0) / pooled))
 
     def posterior_positive(self, outputs: np.ndarray) -> np.ndarray:
-        o = np.asarray(outputs, dtype=float)[:, None]
-        log_lik = -0.5 * ((o - self.means) ** 2 / self.variances + np.log(self.variances))
-        log_post = log_lik + np.log(self.priors)
-        log_post -= log_post.max(axis=1, keepdims=True)
-        post = np.exp(log_post)
-        post /= post.sum(axis=1, keepdims=True)
-        return post[:, 1]
+        t = self.slope * np.asarray(outputs, dtype=float)
+        return 0.5 * (1.0 + np.tanh(0.5 * t))  # the logistic function, without overflow

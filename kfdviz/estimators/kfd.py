@@ -341,10 +341,10 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
             logits = 0.5 * (scores - scores.max(axis=1, keepdims=True))
             P = np.exp(logits)
         else:
-            P = np.column_stack(
-                [m.posterior_positive(scores[:, k]) for k, m in enumerate(self.output_models_)]
-            )
-            P = np.maximum(P, 1e-300)
+            # One common slope keeps the most probable class equal to the winner-takes-all one.
+            slope = np.mean([m.slope for m in self.output_models_])
+            logits = slope * scores
+            P = np.exp(logits - logits.max(axis=1, keepdims=True))
         return P / P.sum(axis=1, keepdims=True)
 
     def predict_log_proba(self, X):

@@ -5,7 +5,7 @@ The estimators follow scikit-learn's contract; the desktop app and the command l
 
 __version__ = "0.1.0"
 
-from .estimators import *  # noqa: E402, F403
-from .estimators import __all__ as _estimators_all  # noqa: E402
+from .estimators import *  # noqa: F403
+from .estimators import __all__ as _estimators_all
 
 __all__ = ["__version__", *_estimators_all]

@@ -43,9 +43,7 @@ def choose_centers(
             km = KMeans(n_centers, n_init=1, random_state=rng)
         Z = km.fit(X).cluster_centers_
         return Z, None
-    raise ValueError(
-        f"Unknown centers={method!r}: choose one of {', '.join(CENTER_METHODS)}."
-    )
+    raise ValueError(f"Unknown centers={method!r}: choose one of {', '.join(CENTER_METHODS)}.")
 
 
 def _stratified_subset(y: np.ndarray, m: int, rng: np.random.RandomState) -> np.ndarray:
@@ -60,5 +58,7 @@ def _stratified_subset(y: np.ndarray, m: int, rng: np.random.RandomState) -> np.
     while share.sum() < m:
         room = counts - share
         share[np.argmax(room)] += 1
-    picks = [rng.choice(np.flatnonzero(inverse == k), size=s, replace=False) for k, s in enumerate(share)]
+    picks = [
+        rng.choice(np.flatnonzero(inverse == k), size=s, replace=False) for k, s in enumerate(share)
+    ]
     return np.sort(np.concatenate(picks))

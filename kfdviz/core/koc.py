@@ -47,7 +47,9 @@ def koc_gram_schmidt(K: np.ndarray, M: np.ndarray) -> np.ndarray:
     for s in range(r):
         rss2 = float(beta[:, s] @ K @ beta[:, s])
         if rss2 <= 1e-14 * max(1.0, np.abs(np.diag(K)).max()):
-            raise _not_positive_definite(f"centroid {s} has norm^2 {rss2:.3g} after orthogonalization")
+            raise _not_positive_definite(
+                f"centroid {s} has norm^2 {rss2:.3g} after orthogonalization"
+            )
         alpha[:, s] = beta[:, s] / np.sqrt(rss2)
         if s + 1 < r:
             r_st = alpha[:, s] @ K @ beta[:, s + 1 :]

@@ -48,7 +48,9 @@ def regularize(N: np.ndarray, mu: float, regularizer: str = "identity", K=None) 
         Nr[np.diag_indices_from(Nr)] += mu
     elif regularizer == "gram":
         if K is None:
-            raise RayleighError("regularizer='gram' needs the Gram matrix K of the expansion points.")
+            raise RayleighError(
+                "regularizer='gram' needs the Gram matrix K of the expansion points."
+            )
         Nr += mu * np.asarray(K, dtype=float)
     else:
         raise RayleighError(

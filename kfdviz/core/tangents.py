@@ -31,9 +31,7 @@ def check_tangents(tangents, n_dims: int) -> tuple[str, ...]:
     names = (tangents,) if isinstance(tangents, str) else tuple(tangents)
     for name in names:
         if name not in TANGENT_NAMES:
-            raise ValueError(
-                f"Unknown tangent {name!r}: choose from {', '.join(TANGENT_NAMES)}."
-            )
+            raise ValueError(f"Unknown tangent {name!r}: choose from {', '.join(TANGENT_NAMES)}.")
         needed = 2 if name in ("rotation", "translate-y") else 1
         if n_dims < needed:
             raise ValueError(

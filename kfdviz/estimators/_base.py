@@ -29,7 +29,9 @@ class KernelEstimatorMixin:
         return Kernel(self.kernel, float(self.width), int(self.degree), float(self.coef0))
 
     def _check_X(self, X, *, reset: bool) -> np.ndarray:
-        return validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=2 if reset else 1)
+        return validate_data(
+            self, X, reset=reset, dtype=np.float64, ensure_min_samples=2 if reset else 1
+        )
 
     def _feature_values(self, X) -> np.ndarray:
         """Values of the fitted expansion's features at the rows of X, shape (n, k)."""

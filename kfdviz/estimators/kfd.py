@@ -29,7 +29,9 @@ FORMULATIONS = ("rayleigh", "eigen", "qp", "sparse", "linear-sparse", "greedy")
 PROGRAM_LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")
 
 
-class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator):
+class KernelFisherDiscriminant(
+    ClassifierMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator
+):
     """Kernel Fisher discriminant.
 
     Parameters
@@ -162,8 +164,13 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
         N = scatter.within_class_scatter(Kzx, y_index, n_classes)
         if self._tangent_names and self.tangent_weight > 0:
             T = tangents.tangent_matrix(
-                kern, Z, X, self._tangent_names, self.tangent_step,
-                center=X.mean(axis=0), spread=tangents.data_spread(X),
+                kern,
+                Z,
+                X,
+                self._tangent_names,
+                self.tangent_step,
+                center=X.mean(axis=0),
+                spread=tangents.data_spread(X),
             )
             N = N + self.tangent_weight * scatter.tangent_covariance(T)
         return N
@@ -186,9 +193,13 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
             d = means[:, 1] - means[:, 0]
             N = self._within_scatter(kern, X, Z, Kzx, y_index, 2)
             if self.formulation == "rayleigh":
-                sol = solve_rayleigh(None, N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz, rank_one=d)
+                sol = solve_rayleigh(
+                    None, N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz, rank_one=d
+                )
             else:
-                sol = solve_rayleigh(np.outer(d, d), N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz)
+                sol = solve_rayleigh(
+                    np.outer(d, d), N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz
+                )
             a = sol.vectors[:, 0]
             if d @ a < 0:
                 a = -a
@@ -203,18 +214,26 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
         from ..core.kfd_programs import solve_kfd_program
 
         loss = self.loss or ("absolute" if self.formulation == "linear-sparse" else "squared")
-        reg = "l1" if self.formulation in ("sparse", "linear-sparse") else (
-            "rkhs" if self.regularizer == "gram" else "l2"
+        reg = (
+            "l1"
+            if self.formulation in ("sparse", "linear-sparse")
+            else ("rkhs" if self.regularizer == "gram" else "l2")
         )
         if reg == "rkhs" and Kzz is None:
             Kzz = kern(Z, Z)
         groups = (s > 0).astype(int) if self.zero_mean_constraints else None
-        sol = solve_kfd_program(Kzx.T, s, loss=loss, regularizer=reg, mu=self.mu, Kzz=Kzz, groups=groups)
+        sol = solve_kfd_program(
+            Kzx.T, s, loss=loss, regularizer=reg, mu=self.mu, Kzz=Kzz, groups=groups
+        )
         self.program_offset_ = float(sol.b)
         self.objective_ = float(sol.objective)
         self.sparsity_ = float(sol.sparsity)
-        self.diagnostics_.update(solver=sol.solver, status=sol.status, objective=sol.objective,
-                                 regularization=f"{reg} penalty, mu = {self.mu:g}")
+        self.diagnostics_.update(
+            solver=sol.solver,
+            status=sol.status,
+            objective=sol.objective,
+            regularization=f"{reg} penalty, mu = {self.mu:g}",
+        )
         self.diagnostics_["warnings"].extend(sol.warnings)
         a = np.asarray(sol.alpha, dtype=float)
         if not np.any(a):
@@ -231,7 +250,9 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
             raise ValueError("formulation='greedy' is a two-class method.")
         s = np.where(y_index == 1, 1.0, -1.0)
         max_centers = self.n_centers or min(X.shape[0], 50)
-        sol = greedy_kfd(kern, X, s, max_centers=max_centers, mu=self.mu, random_state=self.random_state)
+        sol = greedy_kfd(
+            kern, X, s, max_centers=max_centers, mu=self.mu, random_state=self.random_state
+        )
         index = np.asarray(sol.center_index)
         Z = X[index]
         self.center_index_ = index
@@ -274,7 +295,9 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
         F = Kzx.T @ A
         offset = -F.mean(axis=0)
         self.expansion_ = Expansion(kern, Z, A, offset)
-        self.class_centroids_ = np.array([(F + offset)[y_index == k].mean(axis=0) for k in range(r)])
+        self.class_centroids_ = np.array(
+            [(F + offset)[y_index == k].mean(axis=0) for k in range(r)]
+        )
         self._n_features_out = r - 1
         self.sparsity_ = 0.0
         # One-vs-rest two-class discriminants for winner-takes-all.
@@ -283,8 +306,15 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
             yk = (y_index == k).astype(int)
             means = scatter.class_means(Kzx, yk, 2)
             Nk = self._within_scatter(kern, X, Z, Kzx, yk, 2)
-            solk = solve_rayleigh(None, Nk, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz,
-                                  rank_one=means[:, 1] - means[:, 0])
+            solk = solve_rayleigh(
+                None,
+                Nk,
+                1,
+                mu=self.mu,
+                regularizer=self.regularizer,
+                K=Kzz,
+                rank_one=means[:, 1] - means[:, 0],
+            )
             a = solk.vectors[:, 0]
             z = Kzx.T @ a
             sk = np.where(yk == 1, 1.0, -1.0)
@@ -296,7 +326,8 @@ class KernelFisherDiscriminant(ClassifierMixin, TransformerMixin, KernelEstimato
         self.ovr_expansion_ = Expansion(kern, Z, np.column_stack(coefs), np.array(offsets))
         outputs = self.ovr_expansion_.evaluate(X)
         self.output_models_ = [
-            GaussianOutputModel.fit(outputs[:, k], np.where(y_index == k, 1.0, -1.0)) for k in range(r)
+            GaussianOutputModel.fit(outputs[:, k], np.where(y_index == k, 1.0, -1.0))
+            for k in range(r)
         ]
         self.intercept_ = self.ovr_expansion_.offset.copy()
 

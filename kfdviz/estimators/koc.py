@@ -56,7 +56,10 @@ class KernelOrthogonalCentroid(
         A = solve(K, M)
         self.expansion_ = Expansion(kern, X, A, np.zeros(A.shape[1]))
         self._n_features_out = A.shape[1]
-        self.diagnostics_ = {"centroid_gram_condition": float(np.linalg.cond(M.T @ K @ M)), "warnings": []}
+        self.diagnostics_ = {
+            "centroid_gram_condition": float(np.linalg.cond(M.T @ K @ M)),
+            "warnings": [],
+        }
         return self
 
     def transform(self, X):

@@ -16,7 +16,9 @@ from ..core.rayleigh import solve_rayleigh
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 
 
-class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator):
+class KernelPCA(
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator
+):
     """Centred kernel PCA.
 
     Parameters
@@ -154,14 +156,27 @@ class OrientedKernelPCA(
         spread = tangents.data_spread(X)
         Z = X
         if names and self.expand_transformed:
-            Z = np.vstack([X, tangents.transformed_points(X, names, self.tangent_step, center=center, spread=spread)])
+            Z = np.vstack(
+                [
+                    X,
+                    tangents.transformed_points(
+                        X, names, self.tangent_step, center=center, spread=spread
+                    ),
+                ]
+            )
         Kzx = kern(Z, X)
         Kzz = Kzx if Z is X else kern(Z, Z)
         M = scatter.covariance(Kzx)
         if names:
             T = tangents.tangent_matrix(
-                kern, Z, X, names, self.tangent_step,
-                weights=self.tangent_weights, center=center, spread=spread,
+                kern,
+                Z,
+                X,
+                names,
+                self.tangent_step,
+                weights=self.tangent_weights,
+                center=center,
+                spread=spread,
             )
             N = scatter.tangent_covariance(T)
         else:

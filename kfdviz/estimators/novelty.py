@@ -41,7 +41,9 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         "contamination": [Interval(Real, 0.0, 0.5, closed="right")],
     }
 
-    def __init__(self, n_components=40, *, kernel="rbf", width=1.0, degree=3, coef0=1.0, contamination=0.1):
+    def __init__(
+        self, n_components=40, *, kernel="rbf", width=1.0, degree=3, coef0=1.0, contamination=0.1
+    ):
         self.n_components = n_components
         self.kernel = kernel
         self.width = width

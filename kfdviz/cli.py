@@ -1,0 +1,203 @@
+"""The `kfdviz` command: opens the desktop app, or runs a headless subcommand.
+
+Adding a subcommand takes one decorated function in this module::
+
+    def _render_arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("preset")
+
+    @command("render", help="draw a preset's figure to a file", arguments=_render_arguments)
+    def _render(args: argparse.Namespace) -> int:
+        from kfdviz.render import render  # heavy imports stay inside the handler
+        ...
+        return 0
+
+Nothing at module level imports Qt: `kfdviz --help` and the headless subcommands must work on a
+machine without a display, and quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+
+from . import __version__
+
+Handler = Callable[[argparse.Namespace], int]
+ArgumentsHook = Callable[[argparse.ArgumentParser], None]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    run: Handler
+    arguments: ArgumentsHook | None = None
+
+
+# Subcommands in the order `--help` lists them.
+COMMANDS: dict[str, Command] = {}
+
+
+def command(
+    name: str, *, help: str, arguments: ArgumentsHook | None = None
+) -> Callable[[Handler], Handler]:
+    """Register ``func(args) -> exit code`` as the subcommand ``name``."""
+
+    def register(func: Handler) -> Handler:
+        if name in COMMANDS:
+            raise ValueError(f"subcommand {name!r} is registered twice")
+        COMMANDS[name] = Command(name, help, func, arguments)
+        return func
+
+    return register
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kfdviz",
+        description=(
+            "Explore kernel feature extraction: kernel PCA, oriented kernel PCA, kernel Fisher "
+            "discriminants and the Kernel Orthogonal Centroid. Without a subcommand, opens the "
+            "desktop app."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"kfdviz {__version__}")
+    gui = parser.add_argument_group("desktop app (when no subcommand is given)")
+    gui.add_argument(
+        "--preset", metavar="NAME", help="open this preset instead of the built-in default"
+    )
+    gui.add_argument(
+        "--screenshot",
+        metavar="FILE.png",
+        help="open the window, wait until the fit is drawn, save a screenshot and exit",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="subcommands")
+    for cmd in COMMANDS.values():
+        sub = subparsers.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        if cmd.arguments is not None:
+            cmd.arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return _open_app(args)
+    if args.preset is not None or args.screenshot is not None:
+        parser.error("--preset and --screenshot apply to the desktop app, not to subcommands")
+    return COMMANDS[args.command].run(args)
+
+
+def _error(message: str) -> int:
+    print(f"kfdviz: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _open_app(args: argparse.Namespace) -> int:
+    try:
+        from kfdviz.app import launch
+    except ModuleNotFoundError as exc:
+        if exc.name in ("kfdviz.app", "kfdviz"):
+            return _error(
+                "the desktop app is not part of this build yet (no kfdviz.app module); "
+                "`kfdviz info` and the other subcommands work without it"
+            )
+        if exc.name and exc.name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
+            return _error(
+                f"the desktop app needs {exc.name.split('.')[0]}, which is not installed: "
+                "pip install kfdviz (or its dependencies) into this environment"
+            )
+        raise
+    except ImportError as exc:
+        # Typically a shared library Qt needs (libEGL.so.1, libxcb-cursor.so.0, ...).
+        return _error(
+            f"the desktop app could not load Qt: {exc}\n"
+            "On Debian or Ubuntu the system libraries Qt needs are listed in tasks.py "
+            "(GUI_PACKAGES); `python3 tasks.py run` installs them."
+        )
+    if (
+        sys.platform.startswith("linux")
+        and not os.environ.get("QT_QPA_PLATFORM")
+        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    ):
+        return _error(
+            "no display (DISPLAY and WAYLAND_DISPLAY are unset). Run kfdviz in a desktop "
+            "session, or headless under a virtual display: xvfb-run -a kfdviz ..."
+        )
+    return launch(preset=args.preset, screenshot=args.screenshot)
+
+
+# ---------------------------------------------------------------------------------------------
+# kfdviz info
+
+
+def _distribution_version(*names: str) -> str:
+    for name in names:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return "not installed"
+
+
+def _qt_versions() -> tuple[str, str]:
+    """(Qt runtime version, PySide6 version); imports Qt, so only `info` calls it."""
+    try:
+        import PySide6
+        from PySide6.QtCore import qVersion
+    except ImportError as exc:
+        missing = f"not available ({exc})"
+        return missing, _distribution_version("PySide6", "PySide6-Essentials")
+    return qVersion(), PySide6.__version__
+
+
+def _blas_lines() -> list[str]:
+    import numpy  # noqa: F401  (loads numpy's BLAS so threadpoolctl can see it)
+    import scipy.linalg  # noqa: F401  (and scipy's)
+    from threadpoolctl import threadpool_info
+
+    lines = []
+    for lib in threadpool_info():
+        if lib.get("user_api") != "blas":
+            continue
+        # The folder tells whose copy it is (numpy.libs, scipy.libs, ...).
+        path = lib.get("filepath") or ""
+        where = os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path))
+        lines.append(
+            f"{lib.get('internal_api')} {lib.get('version') or '(unknown version)'}, "
+            f"{lib.get('num_threads')} threads, "
+            f"architecture {lib.get('architecture') or 'unknown'} ({where})"
+        )
+    return lines or ["none found by threadpoolctl"]
+
+
+@command(
+    "info",
+    help="print the versions of kfdviz, Python, Qt and the numerical libraries, and the BLAS",
+)
+def _info(args: argparse.Namespace) -> int:
+    qt, pyside = _qt_versions()
+    rows = [
+        ("kfdviz", __version__),
+        ("Python", f"{platform.python_version()} ({platform.python_implementation()})"),
+        ("platform", platform.platform()),
+        ("Qt", qt),
+        ("PySide6", pyside),
+        ("pyqtgraph", _distribution_version("pyqtgraph")),
+        ("numpy", _distribution_version("numpy")),
+        ("scipy", _distribution_version("scipy")),
+        ("scikit-learn", _distribution_version("scikit-learn")),
+        ("contourpy", _distribution_version("contourpy")),
+        ("threadpoolctl", _distribution_version("threadpoolctl")),
+    ]
+    rows += [("BLAS", line) for line in _blas_lines()]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+    return 0

@@ -1,0 +1,711 @@
+"""``run_fit``: fit one estimator and turn it into everything the views draw.
+
+The GUI's worker, the command line and the tests all call this one function, so a figure made
+headless and the one on screen come from the same numbers.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import warnings
+from collections.abc import Callable
+from contextlib import contextmanager
+from time import perf_counter
+
+import numpy as np
+
+from ..estimators import registry
+from .geometry import (
+    choose_levels,
+    contour_lines,
+    data_box,
+    grid_axes,
+    label_boundaries,
+    output_histograms,
+)
+from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
+from .result import FitResult, GridPicture, RegressionCurve, Tangents
+
+Progress = Callable[[float, str], None]
+
+# Grid points evaluated per call when an estimator has no fast expansion to evaluate.
+_CHUNK = 4096
+# Coefficients below this fraction of the largest one count as zero.
+_ZERO = 1e-8
+
+# Below this many training points one BLAS thread is faster than several: the problems are small
+# and multi-threaded OpenBLAS spends its time synchronizing (badly so on a busy machine).
+SMALL_PROBLEM = 1000
+
+_KIND_ERROR_NAME = {"classifier": "error", "novelty": "outliers", "regressor": "RMSE"}
+
+
+def run_fit(
+    request: FitRequest,
+    *,
+    cancel=None,
+    progress: Progress | None = None,
+) -> FitResult:
+    """Fit ``request.algorithm`` on the request's training points and compute every picture.
+
+    ``cancel`` is a callable (or an Event-like object) answering whether to stop; it is checked
+    between stages, between grid chunks and at every Python-level call inside the estimator's
+    ``fit``; a cancelled fit raises :class:`FitCancelled`. ``progress(fraction, message)`` is
+    called as stages finish. A fit that cannot be done raises :class:`FitError` with the
+    parameter to blame (``param``) when there is one.
+    """
+    check = as_check(cancel)
+    report = progress or (lambda fraction, message: None)
+    timings: dict[str, float] = {}
+    t_start = perf_counter()
+
+    spec = _spec(request.algorithm)
+    params = dict(request.params)
+    problems = spec.validate(params)
+    if problems:
+        name, reason = next(iter(problems.items()))
+        raise FitError(_plain_reason(reason), param=name or None)
+
+    X, y, test = request.X, request.y, request.test_mask
+    train = ~test
+    y_train = _check_data(spec, X, y, train)
+    estimator = _make(spec, params)
+    check()
+    report(0.05, f"Fitting {spec.title}")
+
+    caught: list[str] = []
+    t0 = perf_counter()
+    with blas_threads(int(train.sum())), warnings.catch_warnings(record=True) as records:
+        for category in (UserWarning, FutureWarning, DeprecationWarning):
+            warnings.simplefilter("always", category)
+        try:
+            with interruptible(check):
+                _fit(estimator, spec, X[train], y_train, check)
+        except (FitCancelled, FitError):
+            raise
+        except MemoryError:
+            raise FitError(
+                "Not enough memory for this fit: use fewer points or fewer expansion points."
+            ) from None
+        except Exception as exc:  # an estimator's complaint, shown where the user can act on it
+            raise _as_fit_error(exc, spec, params) from exc
+        caught.extend(_warning_text(w) for w in records)
+    timings["fit"] = perf_counter() - t0
+    check()
+    report(0.45, "Evaluating")
+
+    builder = _Builder(request, spec, params, estimator, check, report, timings)
+    with blas_threads(int(train.sum())), warnings.catch_warnings(record=True) as records:
+        for category in (UserWarning, FutureWarning, DeprecationWarning):
+            warnings.simplefilter("always", category)
+        with interruptible(check):
+            result = builder.build()
+        caught.extend(_warning_text(w) for w in records)
+    timings["total"] = perf_counter() - t_start
+    all_warnings = tuple(dict.fromkeys([*builder.warnings, *caught]))
+    report(1.0, "Done")
+    return _replace(result, warnings=all_warnings, timings=timings)
+
+
+_CONTROLLER = None
+
+
+@contextmanager
+def blas_threads(n_points: int):
+    """Use every core for large problems and one BLAS thread for small ones.
+
+    ``KFDVIZ_BLAS_THREADS`` overrides the choice. threadpoolctl's limits are process-wide; only
+    the fitting thread does linear algebra, so that is what we want.
+    """
+    global _CONTROLLER
+    forced = os.environ.get("KFDVIZ_BLAS_THREADS")
+    limit = int(forced) if forced and forced.isdigit() else None
+    if limit is None:
+        limit = 1 if n_points < SMALL_PROBLEM else (os.cpu_count() or 1)
+    try:
+        if _CONTROLLER is None:
+            from threadpoolctl import ThreadpoolController
+
+            _CONTROLLER = ThreadpoolController()
+        context = _CONTROLLER.limit(limits=limit, user_api="blas")
+    except Exception:  # threadpoolctl could not inspect the libraries: run as they are
+        yield
+        return
+    with context:
+        yield
+
+
+# -- checks and errors -------------------------------------------------------------------------
+def _spec(key: str):
+    try:
+        return registry.get(key)
+    except ValueError as exc:
+        raise FitError(str(exc), param="algorithm") from None
+
+
+def _plain_reason(reason: str) -> str:
+    # scikit-learn says "The 'mu' parameter of KernelFisherDiscriminant must be ..."; keep it,
+    # it names the parameter and the allowed range.
+    return reason.strip()
+
+
+def _make(spec, params):
+    try:
+        return spec.make(params)
+    except (ValueError, TypeError) as exc:
+        raise _as_fit_error(exc, spec, params) from exc
+
+
+def _as_fit_error(exc: Exception, spec, params: dict) -> FitError:
+    message = str(exc) or exc.__class__.__name__
+    name = _blamed_param(message, spec)
+    if isinstance(exc, np.linalg.LinAlgError):
+        if "mu" in {p.name for p in spec.params}:
+            mu = params.get("mu", spec.defaults().get("mu"))
+            return FitError(
+                f"The regularized matrix is singular at μ = {mu:g}: increase μ. ({message})",
+                param="mu",
+            )
+        return FitError(f"The fit failed numerically: {message}", param=name)
+    return FitError(message, param=name)
+
+
+def _blamed_param(message: str, spec) -> str | None:
+    names = [p.name for p in spec.params] + list(spec.fixed)
+    for name in sorted(names, key=len, reverse=True):
+        patterns = (rf"'{re.escape(name)}'", rf"\b{re.escape(name)}\s*=", rf"\b{re.escape(name)}\b")
+        for pattern in patterns:
+            if re.search(pattern, message):
+                return name if name not in spec.fixed else None
+    return None
+
+
+def _check_data(spec, X: np.ndarray, y, train: np.ndarray):
+    n_train = int(train.sum())
+    if X.shape[0] == 0 or n_train == 0:
+        raise FitError("There are no training points yet: draw some, or pick a data set.")
+    if not np.all(np.isfinite(X)):
+        raise FitError("The data contain missing or infinite values.")
+    if spec.kind == "regressor":
+        if y is None or y.dtype.kind not in "fiu":
+            raise FitError(f"{spec.title} needs regression data: (x, y) samples with real targets.")
+        if X.shape[1] != 1:
+            raise FitError(
+                f"{spec.title} here fits a curve y = f(x): it needs one input dimension, "
+                f"the data have {X.shape[1]}."
+            )
+        if n_train < 3:
+            raise FitError(f"{spec.title} needs at least three training samples.")
+        return np.asarray(y, dtype=float)[train]
+    if spec.kind == "classifier" or spec.min_classes > 0:
+        if y is None:
+            raise FitError(f"{spec.title} needs class labels.")
+        y_train = np.asarray(y)[train]
+        classes, counts = np.unique(y_train, return_counts=True)
+        if classes.size < max(spec.min_classes, 2 if spec.kind == "classifier" else 1):
+            need = max(spec.min_classes, 2)
+            raise FitError(
+                f"{spec.title} needs training points of at least {need} classes; "
+                f"there {'is' if classes.size == 1 else 'are'} {classes.size}. "
+                "Add points of another class."
+            )
+        if spec.max_classes is not None and classes.size > spec.max_classes:
+            raise FitError(
+                f"{spec.title} handles {spec.max_classes} classes; the data have {classes.size}. "
+                "Pick the Rayleigh KFD (one-vs-rest / GDA) or fewer classes."
+            )
+        if spec.kind == "classifier" and counts.min() < 2:
+            lonely = classes[np.argmin(counts)]
+            raise FitError(
+                f"Class {lonely} has a single training point: add at least one more of it."
+            )
+        return y_train
+    if n_train < 2:
+        raise FitError("Add at least two training points.")
+    return None if y is None else np.asarray(y)[train]
+
+
+def _fit(estimator, spec, X_train, y_train, check) -> None:
+    kwargs = {}
+    try:
+        if "check_cancel" in inspect.signature(estimator.fit).parameters:
+            kwargs["check_cancel"] = check
+    except (TypeError, ValueError):
+        pass
+    supervised = spec.kind in ("classifier", "regressor") or spec.min_classes > 0
+    if supervised:
+        estimator.fit(X_train, y_train, **kwargs)
+    else:
+        estimator.fit(X_train, **kwargs)
+
+
+def _warning_text(w: warnings.WarningMessage) -> str:
+    return str(w.message).strip()
+
+
+def _replace(result: FitResult, **changes) -> FitResult:
+    from dataclasses import replace
+
+    return replace(result, **changes)
+
+
+# -- building the result -----------------------------------------------------------------------
+class _Builder:
+    def __init__(self, request: FitRequest, spec, params, estimator, check, report, timings):
+        self.r = request
+        self.spec = spec
+        self.params = spec.full_params(params)
+        self.est = estimator
+        self.check = check
+        self.report = report
+        self.timings = timings
+        self.warnings: list[str] = []
+        self.train = ~request.test_mask
+        self.classes = np.asarray(
+            getattr(
+                estimator,
+                "classes_",
+                np.unique(request.y)
+                if request.y is not None and spec.kind != "regressor"
+                else np.zeros(0),
+            )
+        )
+
+    # features available on this fitted estimator -----------------------------------------
+    def n_features(self) -> int:
+        exp = getattr(self.est, "expansion_", None)
+        if exp is not None and hasattr(exp, "n_features") and self.spec.kind != "regressor":
+            return int(exp.n_features)
+        if hasattr(self.est, "transform"):
+            return int(np.atleast_2d(self.est.transform(self.r.X[:1])).shape[1])
+        return 0
+
+    def two_class(self) -> bool:
+        return self.spec.kind == "classifier" and self.classes.size == 2
+
+    def options(self, n_feat: int) -> list[tuple[int | str, str]]:
+        opts: list[tuple[int | str, str]] = []
+        kind = self.spec.kind
+        if kind == "regressor":
+            return [("prediction", "Fitted value")]
+        if (kind == "classifier" and self.two_class()) or kind == "novelty":
+            opts.append(("decision", "Decision value"))
+        if kind == "novelty" and hasattr(self.est, "score_samples"):
+            opts.append(("score", "Novelty score"))
+        if kind != "novelty":
+            opts.extend((j, f"Feature {j + 1}") for j in range(n_feat))
+        return opts
+
+    def resolve_feature(self, options) -> int | str:
+        wanted = self.r.feature
+        keys = [k for k, _ in options]
+        if wanted == "auto" or wanted not in keys:
+            if isinstance(wanted, int | np.integer) and keys and wanted not in keys:
+                self.warnings.append(
+                    f"{self.spec.title} has {sum(isinstance(k, int) for k in keys)} feature(s); "
+                    f"showing {dict(options)[keys[0]].lower()} instead of feature {int(wanted) + 1}."
+                )
+            return keys[0] if keys else 0
+        return wanted
+
+    def feature_label(self, feature) -> str:
+        title = self.spec.title
+        if feature == "decision":
+            return f"{title}: decision value" + (
+                " f(x) = w·Φ(x) + b" if self.spec.kind == "classifier" else ""
+            )
+        if feature == "score":
+            return f"{title}: novelty score (−reconstruction error)"
+        if feature == "prediction":
+            return f"{title}: fitted value"
+        return f"{title}: feature {int(feature) + 1}"
+
+    # values ------------------------------------------------------------------------------
+    def values_at(self, feature, X: np.ndarray) -> np.ndarray:
+        est = self.est
+        if feature == "decision":
+            return np.asarray(est.decision_function(X), dtype=float).reshape(len(X), -1)[:, 0]
+        if feature == "score":
+            return np.asarray(est.score_samples(X), dtype=float)
+        if feature == "prediction":
+            return np.asarray(est.predict(X), dtype=float)
+        return np.atleast_2d(np.asarray(est.transform(X), dtype=float))[:, int(feature)]
+
+    def fast_expansion(self, feature):
+        if feature == "decision":
+            exp = getattr(self.est, "decision_expansion_", None)
+            if exp is not None and getattr(exp, "n_features", 0) == 1:
+                return exp
+            return None
+        if feature == "prediction":
+            exp = getattr(self.est, "decision_expansion_", None) or getattr(
+                self.est, "expansion_", None
+            )
+            return exp if exp is not None and exp.n_features == 1 else None
+        if isinstance(feature, int | np.integer):
+            exp = getattr(self.est, "expansion_", None)
+            if exp is not None and hasattr(exp, "select") and exp.n_features > int(feature):
+                return exp.select(int(feature))
+        return None
+
+    def grid_values(self, feature, xs, ys, share: tuple[float, float]) -> np.ndarray:
+        exp = self.fast_expansion(feature)
+        if exp is not None:
+            return exp.evaluate_grid(xs, ys, check_cancel=self.check)[0]
+        gx, gy = np.meshgrid(xs, ys)
+        points = np.column_stack([gx.ravel(), gy.ravel()])
+        out = np.empty(points.shape[0])
+        for start in range(0, points.shape[0], _CHUNK):
+            self.check()
+            out[start : start + _CHUNK] = self.values_at(feature, points[start : start + _CHUNK])
+            frac = (start + _CHUNK) / points.shape[0]
+            self.report(share[0] + (share[1] - share[0]) * min(frac, 1.0), "Evaluating the grid")
+        return out.reshape(ys.size, xs.size)
+
+    def grid_labels(self, xs, ys) -> np.ndarray:
+        gx, gy = np.meshgrid(xs, ys)
+        points = np.column_stack([gx.ravel(), gy.ravel()])
+        out = np.empty(points.shape[0], dtype=self.classes.dtype)
+        for start in range(0, points.shape[0], _CHUNK):
+            self.check()
+            out[start : start + _CHUNK] = self.est.predict(points[start : start + _CHUNK])
+        return out.reshape(ys.size, xs.size)
+
+    # the whole result --------------------------------------------------------------------
+    def build(self) -> FitResult:
+        r, spec, est = self.r, self.spec, self.est
+        X, y, test = r.X, r.y, r.test_mask
+        t0 = perf_counter()
+        n_feat = self.n_features()
+        options = self.options(n_feat)
+        feature = self.resolve_feature(options)
+
+        outputs = self.values_at(feature, X) if options else None
+        predictions = None
+        decision = None
+        if spec.kind in ("classifier", "novelty", "regressor") and hasattr(est, "predict"):
+            predictions = np.asarray(est.predict(X))
+        if (self.two_class() or spec.kind == "novelty") and hasattr(est, "decision_function"):
+            decision = outputs if feature == "decision" else self.values_at("decision", X)
+        threshold = self.threshold(feature, outputs, decision)
+        train_error, test_error = self.errors(predictions)
+        self.timings["outputs"] = perf_counter() - t0
+        self.check()
+
+        grid = None
+        if X.shape[1] == 2 and spec.kind != "regressor" and outputs is not None:
+            t0 = perf_counter()
+            grid = self.picture(feature, outputs, decision, threshold)
+            self.timings["grid"] = perf_counter() - t0
+        self.check()
+        self.report(0.85, "Histograms and embedding")
+
+        histograms = None
+        if outputs is not None and spec.kind != "regressor":
+            labels = None if y is None or spec.kind == "regressor" else np.asarray(y)
+            histograms = output_histograms(outputs, labels, test, r.bins, include=threshold)
+
+        embedding, embedding_labels = self.embedding(n_feat)
+        points3d, points3d_labels = self.points3d()
+        exp_points, exp_coef, n_total, sparsity = self.expansion(feature)
+        curve, svr_curve = (None, None)
+        if spec.kind == "regressor":
+            curve, svr_curve = self.curves()
+        tangents = self.tangents()
+        diagnostics, series = self.diagnostics(exp_points, n_total, sparsity, n_feat)
+
+        return FitResult(
+            request_id=r.request_id,
+            slot=r.slot,
+            algorithm=spec.key,
+            title=spec.title,
+            kind=spec.kind,
+            params=dict(self.params),
+            X=X,
+            y=y,
+            test_mask=test,
+            classes=self.classes,
+            feature=feature,
+            feature_label=self.feature_label(feature),
+            feature_options=tuple(options),
+            outputs=outputs,
+            predictions=predictions,
+            threshold=threshold,
+            train_error=train_error,
+            test_error=test_error,
+            error_name=_KIND_ERROR_NAME.get(spec.kind, ""),
+            grid=grid,
+            histograms=histograms,
+            embedding=embedding,
+            embedding_labels=embedding_labels,
+            points3d=points3d,
+            points3d_labels=points3d_labels,
+            expansion_points=exp_points,
+            expansion_coef=exp_coef,
+            n_expansion_total=n_total,
+            sparsity=sparsity,
+            curve=curve,
+            svr_curve=svr_curve,
+            tangents=tangents,
+            diagnostics=diagnostics,
+            series=series,
+        )
+
+    def threshold(self, feature, outputs, decision) -> float | None:
+        if feature == "decision":
+            return 0.0
+        if decision is None or outputs is None or not isinstance(feature, int | np.integer):
+            return None
+        # The shown projection and the decision value differ by the offset when the decision is
+        # an affine function of this feature; the threshold is where the decision crosses 0.
+        diff = decision - outputs
+        scale = max(float(np.ptp(outputs)), 1e-12)
+        if float(np.ptp(diff)) <= 1e-7 * scale:
+            return float(-np.mean(diff))
+        return None
+
+    def errors(self, predictions) -> tuple[float | None, float | None]:
+        if predictions is None:
+            return None, None
+        y, test, train = self.r.y, self.r.test_mask, self.train
+        kind = self.spec.kind
+
+        def rate(mask):
+            if not mask.any():
+                return None
+            if kind == "novelty":
+                return float(np.mean(predictions[mask] == -1))
+            if kind == "regressor":
+                resid = predictions[mask].astype(float) - np.asarray(y, dtype=float)[mask]
+                return float(np.sqrt(np.mean(resid**2)))
+            return float(np.mean(predictions[mask] != np.asarray(y)[mask]))
+
+        if kind in ("classifier", "regressor") and y is None:
+            return None, None
+        return rate(train), rate(test)
+
+    def picture(self, feature, outputs, decision, threshold) -> GridPicture:
+        r = self.r
+        box = tuple(r.grid.box) if r.grid.box is not None else data_box(r.X, r.grid.padding)
+        xs, ys = grid_axes(box, r.grid.resolution)
+        values = self.grid_values(feature, xs, ys, (0.45, 0.7))
+        self.check()
+        self.report(0.72, "Contours")
+
+        diverging = threshold is not None
+        finite = outputs[np.isfinite(outputs)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
+        if diverging:
+            m = max(abs(lo - threshold), abs(hi - threshold), 1e-12)
+            lo, hi = threshold - 1.15 * m, threshold + 1.15 * m
+        else:
+            pad = 0.15 * max(hi - lo, 1e-12 * max(1.0, abs(hi)))
+            lo, hi = lo - pad, hi + pad
+        levels = choose_levels(np.array([lo, hi]), r.levels, include=threshold)
+        # Only levels the grid actually reaches produce lines.
+        contours = [c for c in contour_lines(xs, ys, values, levels) if c.n_pieces]
+
+        boundary = None
+        if decision is not None:
+            if feature == "decision":
+                dec_values = values
+            else:
+                dec_values = self.grid_values("decision", xs, ys, (0.75, 0.8))
+            boundary = contour_lines(xs, ys, dec_values, [0.0])[0]
+        elif self.spec.kind == "classifier" and self.classes.size > 2:
+            boundary = label_boundaries(xs, ys, self.grid_labels(xs, ys), self.classes)
+        return GridPicture(
+            xs=xs,
+            ys=ys,
+            values=values,
+            box=box,
+            color_range=(lo, hi),
+            diverging=diverging,
+            contours=contours,
+            boundary=boundary,
+        )
+
+    def embedding(self, n_feat: int):
+        if n_feat == 0 or not hasattr(self.est, "transform") or self.spec.kind == "regressor":
+            return None, ()
+        k = min(n_feat, max(1, int(self.r.n_embed)))
+        exp = getattr(self.est, "expansion_", None)
+        if exp is not None and hasattr(exp, "evaluate") and exp.n_features == n_feat:
+            E = exp.select(np.arange(k)).evaluate(self.r.X, check_cancel=self.check)
+        else:
+            E = np.atleast_2d(np.asarray(self.est.transform(self.r.X), dtype=float))[:, :k]
+        short = {"Kernel Orthogonal Centroid": "KOC"}.get(self.spec.title, self.spec.title)
+        return E, tuple(f"{short} {j + 1}" for j in range(k))
+
+    def points3d(self):
+        X = self.r.X
+        if X.shape[1] < 3:
+            return None, ()
+        if X.shape[1] == 3:
+            return X, ("x₁", "x₂", "x₃")
+        centred = X - X.mean(axis=0)
+        _, _, vt = np.linalg.svd(centred, full_matrices=False)
+        return centred @ vt[:3].T, ("PC 1", "PC 2", "PC 3")
+
+    def expansion(self, feature):
+        est = self.est
+        exp = self.fast_expansion(feature) if feature != "score" else None
+        if exp is None:
+            exp = getattr(est, "expansion_", None)
+            if exp is not None and exp.n_features != 1:
+                exp = exp.select(0)
+        if exp is None:
+            points = getattr(est, "expansion_points_", None)
+            coef = getattr(est, "dual_coef_", None)
+            if points is None or coef is None:
+                return None, None, 0, getattr(est, "sparsity_", None)
+            coef = np.asarray(coef, dtype=float).reshape(len(points), -1)[:, 0]
+        else:
+            points, coef = exp.centers, exp.coef[:, 0]
+        points = np.asarray(points, dtype=float)
+        biggest = float(np.max(np.abs(coef), initial=0.0))
+        nonzero = np.abs(coef) > _ZERO * biggest if biggest > 0 else np.zeros(coef.size, bool)
+        sparsity = getattr(est, "sparsity_", None)
+        n_train = int(self.train.sum())
+        if sparsity is None and points.shape[0] <= n_train:
+            sparsity = 1.0 - int(nonzero.sum()) / max(n_train, 1)
+        return (
+            points[nonzero],
+            coef[nonzero],
+            int(points.shape[0]),
+            (None if sparsity is None else float(sparsity)),
+        )
+
+    def curves(self):
+        r, est = self.r, self.est
+        x = r.X[:, 0]
+        span = max(float(np.ptp(x)), 1e-9)
+        xs = np.linspace(x.min() - 0.05 * span, x.max() + 0.05 * span, 400)
+        curve = self._curve(est, xs, self.spec.title)
+        svr = None
+        if r.with_svr and self.spec.key != "svr" and "svr" in registry.ALGORITHMS:
+            svr_spec = registry.get("svr")
+            shared = {
+                p.name: self.params[p.name]
+                for p in svr_spec.params
+                if p.name in ("kernel", "width", "degree", "coef0") and p.name in self.params
+            }
+            svr_est = svr_spec.make(shared)
+            train = self.train
+            svr_est.fit(r.X[train], np.asarray(r.y, dtype=float)[train])
+            svr = self._curve(svr_est, xs, svr_spec.title)
+        elif self.spec.key == "svr":
+            svr = curve
+        return curve, svr
+
+    def _curve(self, est, xs, title) -> RegressionCurve:
+        ys = np.asarray(est.predict(xs[:, None]), dtype=float)
+        exp = getattr(est, "expansion_", None)
+        ex = ey = None
+        if exp is not None:
+            coef = exp.coef[:, 0]
+            biggest = float(np.max(np.abs(coef), initial=0.0))
+            keep = np.abs(coef) > _ZERO * biggest if biggest > 0 else np.zeros(coef.size, bool)
+            ex = exp.centers[keep, 0]
+            # Circle the samples themselves when the centres are training points.
+            ey = np.asarray(est.predict(exp.centers[keep]), dtype=float)
+            X, y = self.r.X[:, 0], self.r.y
+            if y is not None and ex.size:
+                idx = np.abs(X[None, :] - ex[:, None]).argmin(axis=1)
+                same = np.isclose(X[idx], ex)
+                ey = np.where(same, np.asarray(y, dtype=float)[idx], ey)
+        eps = getattr(est, "epsilon", None)
+        return RegressionCurve(
+            x=xs,
+            y=ys,
+            epsilon=float(eps) if isinstance(eps, int | float) else None,
+            expansion_x=ex,
+            expansion_y=ey,
+            title=title,
+        )
+
+    def tangents(self) -> tuple[Tangents, ...]:
+        est, X = self.est, self.r.X
+        names = getattr(est, "tangents_", None)
+        if not names or X.shape[1] != 2 or not hasattr(est, "center_"):
+            return ()
+        from ..core.tangents import tangent_directions
+
+        Xt = X[self.train]
+        box = data_box(X, 0.0)
+        size = 0.045 * max(box[1] - box[0], box[3] - box[2])
+        out = []
+        for name in names:
+            D = tangent_directions(Xt, name, center=np.asarray(est.center_), spread=est.spread_)
+            norms = np.linalg.norm(D, axis=1)
+            typical = float(np.median(norms[norms > 0])) if np.any(norms > 0) else 1.0
+            # Arrows keep their relative lengths (rotation arrows grow with the radius) but the
+            # typical arrow is a few percent of the picture.
+            out.append(Tangents(name, Xt.copy(), D * (size / typical)))
+        return tuple(out)
+
+    def diagnostics(self, exp_points, n_total, sparsity, n_feat):
+        raw = dict(getattr(self.est, "diagnostics_", {}) or {})
+        numbers: dict = {}
+        series: dict = {}
+        for key, value in raw.items():
+            if key == "warnings":
+                self.warnings.extend(str(v) for v in (value or ()))
+                continue
+            if isinstance(value, str):
+                numbers[key] = value
+            elif isinstance(value, bool | int | float | np.integer | np.floating | np.bool_):
+                numbers[key] = value.item() if hasattr(value, "item") else value
+            else:
+                try:
+                    arr = np.asarray(value, dtype=float).ravel()
+                except (TypeError, ValueError):
+                    continue
+                if arr.size == 1:
+                    numbers[key] = float(arr[0])
+                elif arr.size > 1:
+                    series[key] = arr
+        for attr, name in (
+            ("eigenvalues_", "eigenvalues"),
+            ("rayleigh_values_", "rayleigh_values"),
+            ("objective_path_", "objective_path"),
+        ):
+            value = getattr(self.est, attr, None)
+            if value is not None and name not in series:
+                arr = np.asarray(value, dtype=float).ravel()
+                if arr.size > 1:
+                    series[name] = arr
+                elif arr.size == 1:
+                    numbers.setdefault(name, float(arr[0]))
+        rq = getattr(self.est, "rayleigh_quotient_", None)
+        if rq is not None:
+            numbers.setdefault("rayleigh_quotient", float(rq))
+        numbers["n_train"] = int(self.train.sum())
+        numbers["n_test"] = int(self.r.test_mask.sum())
+        if n_feat:
+            numbers["n_features"] = int(n_feat)
+        if n_total:
+            numbers["n_expansion"] = int(n_total)
+            numbers["n_nonzero"] = 0 if exp_points is None else len(exp_points)
+        if sparsity is not None:
+            numbers["sparsity"] = float(sparsity)
+        self.plain_warnings(numbers)
+        return numbers, series
+
+    def plain_warnings(self, numbers: dict) -> None:
+        cond = numbers.get("condition")
+        if not isinstance(cond, int | float):
+            return
+        mentioned = any("singular" in w.lower() or "condition" in w.lower() for w in self.warnings)
+        if cond > 1e10 and not mentioned:
+            mu = self.params.get("mu")
+            if mu is not None:
+                name = "N" if self.spec.kind == "classifier" else "the denominator matrix"
+                self.warnings.append(
+                    f"{name} is nearly singular at μ = {mu:g} (condition number {cond:.1e}): "
+                    "increase μ."
+                )
+            else:
+                self.warnings.append(f"The kernel matrix is badly conditioned ({cond:.1e}).")

@@ -699,7 +699,7 @@ class _Builder:
         if not isinstance(cond, int | float):
             return
         mentioned = any("singular" in w.lower() or "condition" in w.lower() for w in self.warnings)
-        if cond > 1e10 and not mentioned:
+        if cond > 1e12 and not mentioned:
             mu = self.params.get("mu")
             if mu is not None:
                 name = "N" if self.spec.kind == "classifier" else "the denominator matrix"

@@ -119,7 +119,9 @@ class Kernel:
                 f"The Gaussian kernel width must be a positive number, got width={self.width!r}; "
                 "try a value near the squared spread of the data (e.g. 1.0)."
             )
-        if self.name == "poly" and (int(self.degree) != self.degree or self.degree < 1):
+        if self.name == "poly" and not (
+            np.isfinite(self.degree) and self.degree >= 1 and int(self.degree) == self.degree
+        ):
             raise ValueError(
                 f"The polynomial degree must be a whole number >= 1, got degree={self.degree!r}."
             )

@@ -122,7 +122,7 @@ def apt_install(packages):
         print(update.stdout + update.stderr, file=sys.stderr)
         return False
     install = subprocess.run(
-        ["apt-get", "install", "-y", "--no-install-recommends", *packages], env=env
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages], env=env
     )
     return install.returncode == 0
 
@@ -226,7 +226,7 @@ def ensure_system_packages(requirements):
         chosen.append(available[0] if available else names[-1])
     say("installing system packages: " + " ".join(chosen))
     install = subprocess.run(
-        ["apt-get", "install", "-y", "--no-install-recommends", *chosen], env=env
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", *chosen], env=env
     )
     if install.returncode != 0:
         say("warning: apt-get install failed; GUI tests may not be able to run")

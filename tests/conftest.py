@@ -117,7 +117,8 @@ def _running_qthreads() -> dict[int, object]:
     current = _cpp_address(QThread.currentThread())
     running = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, QThread):
+        # type() rather than isinstance(): a dead weakref.proxy raises on __class__.
+        if not issubclass(type(obj), QThread):
             continue
         try:
             if shiboken6.isValid(obj) and obj.isRunning():

@@ -103,6 +103,8 @@ def solve_rayleigh(
         _check_finite("M", M)
         if M.shape != N.shape:
             raise RayleighError(f"M and N must have the same shape, got {M.shape} and {N.shape}.")
+    else:
+        _check_finite("rank_one", np.asarray(rank_one, dtype=float))
     if not 1 <= n_components <= m:
         raise RayleighError(f"n_components must be between 1 and {m}, got {n_components}.")
     Nr = regularize(N, mu, regularizer, K)

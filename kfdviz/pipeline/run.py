@@ -38,6 +38,8 @@ _ZERO = 1e-8
 # Below this many training points one BLAS thread is faster than several: the problems are small
 # and multi-threaded OpenBLAS spends its time synchronizing (badly so on a busy machine).
 SMALL_PROBLEM = 1000
+# Up to this many training points the diagnostics include the kernel matrix's spectrum.
+SPECTRUM_POINTS = 800
 
 _KIND_ERROR_NAME = {"classifier": "error", "novelty": "outliers", "regressor": "RMSE"}
 
@@ -679,6 +681,8 @@ class _Builder:
                     series[name] = arr
                 elif arr.size == 1:
                     numbers.setdefault(name, float(arr[0]))
+        if "kernel" in self.params and int(self.train.sum()) <= SPECTRUM_POINTS:
+            series["kernel_spectrum"] = self.kernel_spectrum()
         rq = getattr(self.est, "rayleigh_quotient_", None)
         if rq is not None:
             numbers.setdefault("rayleigh_quotient", float(rq))
@@ -693,6 +697,21 @@ class _Builder:
             numbers["sparsity"] = float(sparsity)
         self.plain_warnings(numbers)
         return numbers, series
+
+    def kernel_spectrum(self) -> np.ndarray:
+        from ..core.kernels import Kernel
+
+        p = self.params
+        kern = Kernel(
+            p.get("kernel", "rbf"),
+            float(p.get("width", 1.0)),
+            int(p.get("degree", 3)),
+            float(p.get("coef0", 1.0)),
+        )
+        Xt = self.r.X[self.train]
+        K = kern(Xt, Xt)
+        values = np.linalg.eigvalsh(0.5 * (K + K.T))[::-1]
+        return np.maximum(values, 0.0)
 
     def plain_warnings(self, numbers: dict) -> None:
         cond = numbers.get("condition")

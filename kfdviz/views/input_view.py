@@ -1,0 +1,485 @@
+"""The input-space view: the chosen feature as an image with its level sets, and the points.
+
+Everything drawn here arrives as arrays (a ``FitResult`` from the pipeline and the current
+points): the view only calls ``setData``/``setImage``. Images use pyqtgraph's row-major axis
+order and are placed on the grid's box, so each value sits under the point it was computed at.
+The view box also turns left-button clicks and drags into data-coordinate signals while a
+drawing tool is active.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ..pipeline import FitResult
+from .style import LIGHT, Theme, class_qcolor, class_symbol
+
+pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
+
+# Pixels within which the pointer is "on" a point.
+PICK_PIXELS = 9
+
+
+class CanvasViewBox(pg.ViewBox):
+    """A ViewBox whose left button draws (emits data coordinates) while a tool is active.
+
+    With no tool (``tool_active`` False) it pans and zooms as usual; the wheel always zooms and
+    the right button keeps pyqtgraph's menu.
+    """
+
+    clicked = Signal(float, float)
+    pressed = Signal(float, float)
+    dragged = Signal(float, float)
+    released = Signal(float, float)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tool_active = False
+
+    def mouseClickEvent(self, ev):
+        if self.tool_active and ev.button() == Qt.MouseButton.LeftButton:
+            ev.accept()
+            p = self.mapSceneToView(ev.scenePos())
+            self.clicked.emit(p.x(), p.y())
+            return
+        super().mouseClickEvent(ev)
+
+    def mouseDragEvent(self, ev, axis=None):
+        if self.tool_active and ev.button() == Qt.MouseButton.LeftButton and axis is None:
+            ev.accept()
+            if ev.isStart():
+                start = self.mapSceneToView(ev.buttonDownScenePos(ev.button()))
+                self.pressed.emit(start.x(), start.y())
+            p = self.mapSceneToView(ev.scenePos())
+            if ev.isFinish():
+                self.released.emit(p.x(), p.y())
+            else:
+                self.dragged.emit(p.x(), p.y())
+            return
+        super().mouseDragEvent(ev, axis)
+
+
+class InputSpaceView(QWidget):
+    """Feature image, labelled level sets, decision boundary, points, expansion points."""
+
+    hovered = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None, *, theme: Theme = LIGHT, compact=False):
+        super().__init__(parent)
+        self.theme = theme
+        self.result: FitResult | None = None
+        self._points = np.zeros((0, 2))
+        self._labels: np.ndarray | None = None
+        self._test = np.zeros(0, bool)
+        self._regression = False
+        self._show_expansion = "auto"  # "auto": only when some coefficients are zero
+        self._show_contours = True
+        self._show_tangents = True
+
+        self.viewbox = CanvasViewBox()
+        self.plot = pg.GraphicsLayoutWidget()
+        self.plot.setMinimumSize(220, 200)
+        self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.plot.ci.setContentsMargins(4, 4, 4, 4)
+        self.item = self.plot.addPlot(row=0, col=0, viewBox=self.viewbox)
+        self.item.showGrid(x=False, y=False)
+        self.item.setMenuEnabled(True)
+        self.item.hideButtons()
+        self.viewbox.setAspectLocked(True)
+
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setZValue(-20)
+        self.item.addItem(self.image)
+        self.colorbar = pg.ColorBarItem(
+            values=(-1, 1), width=12, interactive=False, colorMapMenu=False
+        )
+        self.colorbar.setImageItem(self.image)
+        self._colorbar_shown = False
+
+        self.contour_items: list[pg.PlotCurveItem] = []
+        self.contour_labels: list[pg.TextItem] = []
+        self.boundary = pg.PlotCurveItem(connect="finite")
+        self.boundary.setZValue(5)
+        self.item.addItem(self.boundary)
+        self.tangent_item = pg.PlotCurveItem(connect="pairs")
+        self.tangent_item.setZValue(6)
+        self.item.addItem(self.tangent_item)
+        self.tube_upper = pg.PlotCurveItem()
+        self.tube_lower = pg.PlotCurveItem()
+        self.tube = pg.FillBetweenItem(self.tube_upper, self.tube_lower)
+        for it in (self.tube, self.tube_upper, self.tube_lower):
+            it.setZValue(-5)
+            self.item.addItem(it)
+            it.hide()
+        self.curve = pg.PlotCurveItem()
+        self.curve.setZValue(7)
+        self.item.addItem(self.curve)
+        self.train_scatter = pg.ScatterPlotItem(size=9, hoverable=False)
+        self.train_scatter.setZValue(10)
+        self.test_scatter = pg.ScatterPlotItem(size=9, hoverable=False)
+        self.test_scatter.setZValue(11)
+        self.expansion_scatter = pg.ScatterPlotItem()
+        self.expansion_scatter.setZValue(12)
+        self.highlight = pg.ScatterPlotItem(size=18)
+        self.highlight.setZValue(13)
+        for it in (self.train_scatter, self.test_scatter, self.expansion_scatter, self.highlight):
+            self.item.addItem(it)
+        self.hint = pg.TextItem("", anchor=(0.5, 0.5))
+        self.hint.setZValue(20)
+        self.item.addItem(self.hint, ignoreBounds=True)
+
+        self.readout = QLabel(" ")
+        self.readout.setObjectName("readout")
+        self.readout.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = self.readout.font()
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        self.readout.setFont(font)
+        if compact:
+            self.readout.hide()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.readout)
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.set_theme(theme)
+
+    # -- theme and options ---------------------------------------------------------------------
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.plot.setBackground(theme.background)
+        for name in ("left", "bottom"):
+            axis = self.item.getAxis(name)
+            axis.setPen(theme.foreground)
+            axis.setTextPen(theme.foreground)
+        self.colorbar.axis.setPen(theme.foreground)
+        self.colorbar.axis.setTextPen(theme.foreground)
+        self.boundary.setPen(pg.mkPen(theme.boundary, width=2.6))
+        self.tangent_item.setPen(pg.mkPen(theme.foreground, width=1.2))
+        self.curve.setPen(pg.mkPen(theme.boundary, width=2.2))
+        self.hint.setColor(theme.muted)
+        self._redraw_points()
+        if self.result is not None:
+            self.set_result(self.result)
+
+    def set_options(self, *, expansion=None, contours=None, tangents=None) -> None:
+        """``expansion``: "auto" (circle them when the expansion is sparse), True or False."""
+        if expansion is not None:
+            self._show_expansion = expansion if expansion == "auto" else bool(expansion)
+        if contours is not None:
+            self._show_contours = bool(contours)
+        if tangents is not None:
+            self._show_tangents = bool(tangents)
+        if self.result is not None:
+            self.set_result(self.result)
+
+    def set_tool_active(self, active: bool) -> None:
+        self.viewbox.tool_active = bool(active)
+
+    def set_regression(self, regression: bool) -> None:
+        self._regression = bool(regression)
+        self.viewbox.setAspectLocked(not regression)
+
+    # -- points --------------------------------------------------------------------------------
+    def set_points(
+        self, points: np.ndarray, labels: np.ndarray | None, test_mask: np.ndarray
+    ) -> None:
+        """The current points (display coordinates), their class labels (or None), test roles."""
+        self._points = np.asarray(points, dtype=float).reshape(-1, 2)
+        self._labels = None if labels is None else np.asarray(labels)
+        self._test = np.asarray(test_mask, dtype=bool).reshape(-1)
+        self._redraw_points()
+
+    def _brushes_pens(self, idx: np.ndarray, test: bool):
+        theme = self.theme
+        brushes, pens, symbols = [], [], []
+        for i in idx:
+            k = 0 if self._labels is None else int(self._labels[i])
+            color = class_qcolor(k) if self._labels is not None else QColor(theme.foreground)
+            if test:
+                brushes.append(pg.mkBrush(theme.test_fill))
+                pens.append(pg.mkPen(color, width=2.0))
+            else:
+                brushes.append(pg.mkBrush(color))
+                pens.append(pg.mkPen(theme.point_edge, width=0.8))
+            symbols.append(class_symbol(k))
+        return brushes, pens, symbols
+
+    def _redraw_points(self) -> None:
+        P, test = self._points, self._test
+        for scatter, mask, is_test in (
+            (self.train_scatter, ~test, False),
+            (self.test_scatter, test, True),
+        ):
+            idx = np.flatnonzero(mask)
+            if idx.size == 0:
+                scatter.setData([], [])
+                continue
+            brushes, pens, symbols = self._brushes_pens(idx, is_test)
+            scatter.setData(
+                x=P[idx, 0],
+                y=P[idx, 1],
+                brush=brushes,
+                pen=pens,
+                symbol=symbols,
+                size=9 if not is_test else 8,
+                data=idx,
+            )
+        if P.shape[0] == 0:
+            self.hint.setText(
+                "Click to add points of the selected class (keys 1–9 choose it)."
+                if not self._regression
+                else "Click to add (x, y) samples."
+            )
+            vr = self.viewbox.viewRect()
+            self.hint.setPos(vr.center())
+            self.hint.show()
+        else:
+            self.hint.hide()
+
+    # -- the fitted picture -----------------------------------------------------------------
+    def clear_result(self) -> None:
+        self.result = None
+        self.image.clear()
+        self.image.hide()
+        self._show_colorbar(False)
+        for it in self.contour_items + self.contour_labels:
+            self.item.removeItem(it)
+        self.contour_items, self.contour_labels = [], []
+        self.boundary.setData([], [])
+        self.expansion_scatter.setData([], [])
+        self.tangent_item.setData([], [])
+        self.curve.setData([], [])
+        for it in (self.tube, self.tube_upper, self.tube_lower):
+            it.hide()
+        self.item.setTitle(None)
+
+    def set_result(self, result: FitResult, *, title: str | None = None) -> None:
+        self.result = result
+        theme = self.theme
+        heading = title if title is not None else result.feature_label
+        self.item.setTitle(heading, size="10pt", color=theme.foreground)
+        self._draw_grid(result)
+        self._draw_expansion(result)
+        self._draw_tangents(result)
+        self._draw_curve(result)
+
+    def _draw_grid(self, result: FitResult) -> None:
+        for it in self.contour_items + self.contour_labels:
+            self.item.removeItem(it)
+        self.contour_items, self.contour_labels = [], []
+        grid = result.grid
+        if grid is None:
+            self.image.hide()
+            self._show_colorbar(False)
+            self.boundary.setData([], [])
+            return
+        theme = self.theme
+        if grid.diverging and result.classes.size >= 2:
+            cmap = theme.diverging(int(result.classes[0]), int(result.classes[1]))
+        elif grid.diverging:
+            cmap = theme.diverging(0, 1)
+        else:
+            cmap = theme.sequential()
+        lo, hi = grid.color_range
+        self.image.setImage(grid.values, autoLevels=False, levels=(lo, hi))
+        x0, x1, y0, y1 = grid.box
+        self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        self.colorbar.setColorMap(cmap)
+        self.colorbar.setLevels((lo, hi))
+        self.image.show()
+        self._show_colorbar(True)
+
+        if self._show_contours:
+            pen = pg.mkPen(QColor(theme.contour), width=0.9)
+            label_color = QColor(theme.foreground)
+            fill = QColor(theme.background)
+            fill.setAlpha(150)
+            span = max(abs(hi - lo), 1e-300)
+            for line in grid.contours:
+                if grid.boundary is not None and grid.diverging and line.level == 0.0:
+                    continue  # the boundary itself is drawn thicker
+                if line.path.shape[0] == 0:
+                    continue
+                curve = pg.PlotCurveItem(line.path[:, 0], line.path[:, 1], connect="finite")
+                curve.setPen(pen)
+                curve.setZValue(2)
+                self.item.addItem(curve)
+                self.contour_items.append(curve)
+                if line.label_at is not None:
+                    text = pg.TextItem(
+                        _format_level(line.level, span), color=label_color, anchor=(0.5, 0.5)
+                    )
+                    text.fill = pg.mkBrush(fill)
+                    text.setPos(*line.label_at)
+                    text.setZValue(3)
+                    font = QFont()
+                    font.setPointSizeF(7.5)
+                    text.setFont(font)
+                    self.item.addItem(text, ignoreBounds=True)
+                    self.contour_labels.append(text)
+        b = grid.boundary
+        if b is not None and b.path.shape[0]:
+            self.boundary.setData(b.path[:, 0], b.path[:, 1], connect="finite")
+        else:
+            self.boundary.setData([], [])
+
+    def _show_colorbar(self, show: bool) -> None:
+        # Hiding a ColorBarItem loses its tick labels when shown again: take it out of the
+        # layout instead.
+        if show == self._colorbar_shown:
+            return
+        if show:
+            self.plot.addItem(self.colorbar, row=0, col=1)
+        else:
+            self.plot.removeItem(self.colorbar)
+        self._colorbar_shown = show
+
+    def _draw_expansion(self, result: FitResult) -> None:
+        pts, coef = result.expansion_points, result.expansion_coef
+        show = pts is not None and coef is not None and len(pts) > 0
+        if self._show_expansion == "auto":
+            # Circling every point says nothing; circle them when the choice of points matters.
+            show = show and len(pts) < max(result.n_train, 1)
+        else:
+            show = show and bool(self._show_expansion)
+        if not show or (pts.shape[1] != 2 and not (self._regression and pts.shape[1] == 1)):
+            self.expansion_scatter.setData([], [])
+            return
+        if self._regression and result.curve is not None and result.curve.expansion_x is not None:
+            xs, ys = result.curve.expansion_x, result.curve.expansion_y
+            sizes = np.full(xs.size, 15.0)
+        else:
+            xs, ys = pts[:, 0], pts[:, 1]
+            mag = np.abs(coef) / max(float(np.abs(coef).max()), 1e-300)
+            sizes = 11.0 + 13.0 * np.sqrt(mag)
+        self.expansion_scatter.setData(
+            x=xs,
+            y=ys,
+            size=sizes,
+            symbol="o",
+            brush=pg.mkBrush(0, 0, 0, 0),
+            pen=pg.mkPen(self.theme.expansion, width=1.1),
+        )
+
+    def _draw_tangents(self, result: FitResult) -> None:
+        if not self._show_tangents or not result.tangents or result.grid is None:
+            self.tangent_item.setData([], [])
+            return
+        segs = []
+        for t in result.tangents:
+            a = t.starts
+            b = t.starts + t.vectors
+            # shaft plus two short barbs at the tip
+            d = t.vectors
+            n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+            barb1 = b - 0.35 * d + 0.2 * n
+            barb2 = b - 0.35 * d - 0.2 * n
+            segs.append(np.stack([a, b, b, barb1, b, barb2], axis=1).reshape(-1, 2))
+        S = np.concatenate(segs)
+        self.tangent_item.setData(S[:, 0], S[:, 1], connect="pairs")
+
+    def _draw_curve(self, result: FitResult) -> None:
+        curve = result.curve
+        if curve is None:
+            self.curve.setData([], [])
+            for it in (self.tube, self.tube_upper, self.tube_lower):
+                it.hide()
+            return
+        self.curve.setData(curve.x, curve.y)
+        for it in (self.tube, self.tube_upper, self.tube_lower):
+            it.hide()
+
+    # -- coordinates, picking and hover ------------------------------------------------------
+    def data_to_widget(self, x: float, y: float) -> QPoint:
+        """The pixel of the plot's viewport showing data point (x, y) (tests click there)."""
+        scene = self.viewbox.mapViewToScene(QPointF(x, y))
+        return self.plot.mapFromScene(scene)
+
+    def pixel_size(self) -> tuple[float, float]:
+        px = self.viewbox.viewPixelSize()
+        return float(abs(px[0])) or 1.0, float(abs(px[1])) or 1.0
+
+    def nearest_point(self, x: float, y: float, pixels: float = PICK_PIXELS) -> int | None:
+        """Index of the point nearest (x, y) if within ``pixels`` on screen, else None."""
+        P = self._points
+        if P.shape[0] == 0:
+            return None
+        sx, sy = self.pixel_size()
+        d2 = ((P[:, 0] - x) / sx) ** 2 + ((P[:, 1] - y) / sy) ** 2
+        i = int(np.argmin(d2))
+        return i if d2[i] <= pixels**2 else None
+
+    def image_value_at(self, x: float, y: float) -> float | None:
+        """The value drawn in the image cell containing (x, y), or None outside the image."""
+        r = self.result
+        if r is None or r.grid is None:
+            return None
+        g = r.grid
+        x0, x1, y0, y1 = g.box
+        ny, nx = g.values.shape
+        a = int(np.floor((x - x0) / (x1 - x0) * nx))
+        b = int(np.floor((y - y0) / (y1 - y0) * ny))
+        if 0 <= a < nx and 0 <= b < ny:
+            return float(g.values[b, a])
+        return None
+
+    def _on_mouse_moved(self, scene_pos) -> None:
+        if not self.viewbox.sceneBoundingRect().contains(scene_pos):
+            return
+        p = self.viewbox.mapSceneToView(scene_pos)
+        x, y = p.x(), p.y()
+        parts = [f"x = {x:+.3f}   y = {y:+.3f}"]
+        value = self.image_value_at(x, y)
+        if value is not None:
+            parts.append(f"value {value:+.4g}")
+        i = self.nearest_point(x, y)
+        if i is not None:
+            parts.append(self._describe_point(i))
+            self.highlight.setData(
+                [self._points[i, 0]],
+                [self._points[i, 1]],
+                brush=pg.mkBrush(0, 0, 0, 0),
+                pen=pg.mkPen(self.theme.foreground, width=1.5, style=Qt.PenStyle.DotLine),
+            )
+        else:
+            self.highlight.setData([], [])
+        text = "    ".join(parts)
+        self.readout.setText(text)
+        self.hovered.emit(text)
+
+    def _describe_point(self, i: int) -> str:
+        role = "test" if self._test[i] else "training"
+        if self._regression:
+            head = f"sample {i + 1} ({role})"
+        elif self._labels is not None:
+            head = f"point {i + 1}: class {int(self._labels[i]) + 1}, {role}"
+        else:
+            head = f"point {i + 1}: {role}"
+        r = self.result
+        if r is not None and r.expansion_points is not None and len(r.expansion_points):
+            E = r.expansion_points
+            p = self._points[i]
+            coords = p[:1] if E.shape[1] == 1 else p
+            if E.shape[1] == coords.size:
+                d = np.abs(E - coords).max(axis=1)
+                j = int(np.argmin(d))
+                if d[j] <= 1e-9 * max(1.0, float(np.abs(coords).max())):
+                    return f"{head}, α = {r.expansion_coef[j]:+.4g}"
+            if r.n_expansion_total:
+                return f"{head}, α = 0"
+        return head
+
+
+def _format_level(level: float, span: float) -> str:
+    if level == 0:
+        return "0"
+    digits = max(0, int(np.ceil(-np.log10(span))) + 2)
+    if abs(level) >= 1e4 or abs(level) < 1e-3:
+        return f"{level:.2g}"
+    return f"{level:.{min(digits, 4)}f}".rstrip("0").rstrip(".")

@@ -1,0 +1,216 @@
+"""The outputs view: per-class histograms of the outputs, training against test (NIPS 2000 Fig. 2),
+with the threshold and the error rates; for regression, the fitted curve over the samples and,
+when asked, an SVR's ε-tube beside it (NIPS 2000 Fig. 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from ..pipeline import FitResult, RegressionCurve
+from .style import LIGHT, Theme, class_qcolor
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+class OutputsView(QWidget):
+    def __init__(self, parent: QWidget | None = None, *, theme: Theme = LIGHT):
+        super().__init__(parent)
+        self.theme = theme
+        self.result: FitResult | None = None
+
+        self.stack = QStackedWidget()
+        # page 0: histograms
+        self.hist_plot = pg.PlotWidget()
+        self.hist_plot.getPlotItem().hideButtons()
+        self.hist_plot.setMinimumSize(200, 150)
+        self.legend = self.hist_plot.getPlotItem().addLegend(offset=(-8, 8), labelTextSize="8pt")
+        self.threshold_line = pg.InfiniteLine(angle=90, movable=False)
+        self.hist_plot.addItem(self.threshold_line)
+        self.hist_items: list = []
+        self.stack.addWidget(self.hist_plot)
+        # page 1: regression curves (the method's fit; an SVR beside it)
+        holder = QWidget()
+        row = QHBoxLayout(holder)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.curve_plots = []
+        for _ in range(2):
+            w = pg.PlotWidget()
+            w.getPlotItem().hideButtons()
+            w.setMinimumSize(160, 150)
+            self.curve_plots.append(w)
+            row.addWidget(w)
+        self.curve_plots[1].hide()
+        self.stack.addWidget(holder)
+
+        self.summary = QLabel(" ")
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.summary)
+        self.set_theme(theme)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        for w in [self.hist_plot, *self.curve_plots]:
+            w.setBackground(theme.background)
+            for name in ("left", "bottom"):
+                w.getPlotItem().getAxis(name).setPen(theme.foreground)
+                w.getPlotItem().getAxis(name).setTextPen(theme.foreground)
+        self.threshold_line.setPen(pg.mkPen(theme.boundary, width=2, style=Qt.PenStyle.DashLine))
+        if self.legend is not None:
+            self.legend.setLabelTextColor(theme.foreground)
+        if self.result is not None:
+            self.set_result(self.result)
+
+    def clear(self) -> None:
+        self.result = None
+        for it in self.hist_items:
+            self.hist_plot.removeItem(it)
+        self.hist_items = []
+        self.legend.clear()
+        self.threshold_line.hide()
+        self.summary.setText(" ")
+
+    def set_result(self, result: FitResult) -> None:
+        self.result = result
+        if result.kind == "regressor" or result.curve is not None:
+            self.stack.setCurrentIndex(1)
+            self._draw_regression(result)
+        else:
+            self.stack.setCurrentIndex(0)
+            self._draw_histograms(result)
+        self.summary.setText(self._summary(result))
+
+    # -- histograms ------------------------------------------------------------------------
+    def _draw_histograms(self, result: FitResult) -> None:
+        for it in self.hist_items:
+            self.hist_plot.removeItem(it)
+        self.hist_items = []
+        self.legend.clear()
+        h = result.histograms
+        item = self.hist_plot.getPlotItem()
+        item.setTitle(f"Outputs: {result.feature_label}", size="9pt", color=self.theme.foreground)
+        item.setLabel("left", "density")
+        item.setLabel("bottom", "output")
+        if h is None:
+            self.threshold_line.hide()
+            return
+        edges = h.edges
+        keys = sorted(h.density, key=lambda k: (str(k[0]), k[1] != "train"))
+        has_labels = result.y is not None and result.kind != "novelty"
+        has_test = any(role == "test" for _, role in keys)
+        for label, role in keys:
+            dens = h.density[(label, role)]
+            k = int(label) if has_labels else 0
+            color = class_qcolor(k) if has_labels else QColor(self.theme.foreground)
+            name = f"class {k + 1}" if has_labels else "all points"
+            if role == "train":
+                fill = QColor(color)
+                fill.setAlpha(90)
+                curve = pg.PlotDataItem(
+                    edges,
+                    dens,
+                    stepMode="center",
+                    fillLevel=0,
+                    brush=pg.mkBrush(fill),
+                    pen=pg.mkPen(color, width=1.4),
+                    name=f"{name}, training" if has_test else name,
+                )
+            else:
+                curve = pg.PlotDataItem(
+                    edges,
+                    dens,
+                    stepMode="center",
+                    pen=pg.mkPen(color, width=2.2, style=Qt.PenStyle.DashLine),
+                    name=f"{name}, test",
+                )
+            self.hist_plot.addItem(curve)
+            self.hist_items.append(curve)
+        if result.threshold is not None:
+            self.threshold_line.setValue(result.threshold)
+            self.threshold_line.show()
+        else:
+            self.threshold_line.hide()
+
+    # -- regression --------------------------------------------------------------------------
+    def _draw_curve_plot(self, w: pg.PlotWidget, result: FitResult, curve: RegressionCurve):
+        w.clear()
+        theme = self.theme
+        item = w.getPlotItem()
+        item.setTitle(curve.title, size="9pt", color=theme.foreground)
+        X, y, test = result.X[:, 0], np.asarray(result.y, dtype=float), result.test_mask
+        if curve.epsilon:
+            upper = pg.PlotCurveItem(curve.x, curve.y + curve.epsilon, pen=pg.mkPen(None))
+            lower = pg.PlotCurveItem(curve.x, curve.y - curve.epsilon, pen=pg.mkPen(None))
+            band = QColor(class_qcolor(1))
+            band.setAlpha(60)
+            fill = pg.FillBetweenItem(upper, lower, brush=pg.mkBrush(band))
+            for it in (upper, lower, fill):
+                w.addItem(it)
+        w.addItem(
+            pg.ScatterPlotItem(
+                X[~test], y[~test], size=7, brush=pg.mkBrush(class_qcolor(0)), pen=pg.mkPen(None)
+            )
+        )
+        if test.any():
+            w.addItem(
+                pg.ScatterPlotItem(
+                    X[test],
+                    y[test],
+                    size=7,
+                    brush=pg.mkBrush(theme.test_fill),
+                    pen=pg.mkPen(class_qcolor(0), width=1.5),
+                )
+            )
+        w.addItem(pg.PlotCurveItem(curve.x, curve.y, pen=pg.mkPen(theme.boundary, width=2)))
+        if curve.expansion_x is not None and curve.expansion_x.size:
+            w.addItem(
+                pg.ScatterPlotItem(
+                    curve.expansion_x,
+                    curve.expansion_y,
+                    size=15,
+                    brush=pg.mkBrush(0, 0, 0, 0),
+                    pen=pg.mkPen(theme.expansion, width=1.3),
+                )
+            )
+
+    def _draw_regression(self, result: FitResult) -> None:
+        if result.curve is not None:
+            self._draw_curve_plot(self.curve_plots[0], result, result.curve)
+        svr = result.svr_curve
+        if svr is not None and svr is not result.curve:
+            self.curve_plots[1].show()
+            self._draw_curve_plot(self.curve_plots[1], result, svr)
+            self.curve_plots[1].setXLink(self.curve_plots[0])
+            self.curve_plots[1].setYLink(self.curve_plots[0])
+        else:
+            self.curve_plots[1].hide()
+
+    # -- the numbers ----------------------------------------------------------------------------
+    def _summary(self, r: FitResult) -> str:
+        parts = [f"<b>{r.title}</b>"]
+        if r.error_name == "error":
+            parts.append(f"training error {_percent(r.train_error)}")
+            if r.n_test:
+                parts.append(f"test error {_percent(r.test_error)}")
+        elif r.error_name == "outliers":
+            parts.append(f"flagged as novel: training {_percent(r.train_error)}")
+            if r.n_test:
+                parts.append(f"test {_percent(r.test_error)}")
+        elif r.error_name == "RMSE":
+            parts.append(f"training RMSE {r.train_error:.4g}" if r.train_error is not None else "")
+            if r.n_test and r.test_error is not None:
+                parts.append(f"test RMSE {r.test_error:.4g}")
+        if r.threshold is not None and r.kind == "classifier":
+            parts.append(f"threshold {r.threshold:+.3g}")
+        if r.sparsity is not None and r.n_expansion_total:
+            parts.append(f"zero coefficients {100 * r.sparsity:.0f} %")
+        return " · ".join(p for p in parts if p)

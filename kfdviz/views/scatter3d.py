@@ -1,0 +1,227 @@
+"""A rotatable 3-D scatter of points coloured by class, or its three 2-D projections.
+
+pyqtgraph's OpenGL view needs an OpenGL context; Qt's offscreen platform (and some remote
+sessions) have none. There the widget says so and shows the projections 1–2, 1–3 and 2–3.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QOffscreenSurface, QOpenGLContext
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from .style import LIGHT, Theme, class_qcolor, class_symbol
+
+PLATFORMS_WITHOUT_GL = ("offscreen", "minimal", "vnc")
+
+
+@functools.cache
+def gl_available() -> bool:
+    """Whether this Qt platform can give pyqtgraph an OpenGL context (checked once)."""
+    app = QGuiApplication.instance()
+    if app is None:
+        return False
+    if QGuiApplication.platformName() in PLATFORMS_WITHOUT_GL:
+        return False
+    try:
+        context = QOpenGLContext()
+        if not context.create():
+            return False
+        surface = QOffscreenSurface()
+        surface.create()
+        ok = context.makeCurrent(surface)
+        if ok:
+            context.doneCurrent()
+        surface.destroy()
+        return bool(ok)
+    except Exception:
+        return False
+
+
+def _normalized(P: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """Centre the points and scale them (one factor for all axes) into about [-1, 1]^3."""
+    centre = 0.5 * (P.min(axis=0) + P.max(axis=0)) if P.size else np.zeros(3)
+    scale = float(np.abs(P - centre).max()) if P.size else 1.0
+    scale = scale if scale > 0 else 1.0
+    return (P - centre) / scale, scale, centre
+
+
+class Scatter3DView(QWidget):
+    """Points in 3-D (fewer dimensions are padded with zeros), one colour per class."""
+
+    def __init__(self, parent: QWidget | None = None, *, theme: Theme = LIGHT):
+        super().__init__(parent)
+        self.theme = theme
+        self.uses_gl = gl_available()
+        self._points = np.zeros((0, 3))
+        self._labels: np.ndarray | None = None
+        self._test = np.zeros(0, bool)
+        self._axis_labels: tuple[str, ...] = ("1", "2", "3")
+
+        self.title = QLabel("")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.notice = QLabel("")
+        self.notice.setWordWrap(True)
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.notice.hide()
+        self.stack = QStackedWidget()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.notice)
+
+        self.gl_view = None
+        if self.uses_gl:
+            self._build_gl()
+        else:
+            self.notice.setText(
+                "OpenGL is not available here, so the rotatable 3-D view is replaced by the "
+                "three 2-D projections."
+            )
+            self.notice.show()
+        self._build_projections()
+        self.stack.setCurrentIndex(0)
+        self.set_theme(theme)
+
+    # -- construction --------------------------------------------------------------------------
+    def _build_gl(self) -> None:
+        import pyqtgraph.opengl as gl
+
+        view = gl.GLViewWidget()
+        view.setCameraPosition(distance=4.2, elevation=22, azimuth=38)
+        view.setMinimumSize(200, 200)
+        self.scatter = gl.GLScatterPlotItem(pxMode=True)
+        self.scatter.setGLOptions("translucent")
+        view.addItem(self.scatter)
+        self.axes = []
+        self.axis_text = []
+        for k in range(3):
+            end = np.zeros((2, 3))
+            end[0, k] = -1.1
+            end[1, k] = 1.1
+            line = gl.GLLinePlotItem(pos=end, width=1.5, antialias=True, mode="lines")
+            view.addItem(line)
+            self.axes.append(line)
+            tip = np.zeros(3)
+            tip[k] = 1.22
+            text = gl.GLTextItem(pos=tip, text=str(k + 1))
+            view.addItem(text)
+            self.axis_text.append(text)
+        self.gl_view = view
+        self.stack.addWidget(view)
+
+    def _build_projections(self) -> None:
+        holder = QWidget()
+        row = QHBoxLayout(holder)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.projections = []
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            w = pg.PlotWidget()
+            w.setMinimumSize(120, 120)
+            w.getPlotItem().hideButtons()
+            w.getViewBox().setAspectLocked(True)
+            train = pg.ScatterPlotItem(size=7)
+            test = pg.ScatterPlotItem(size=7)
+            w.addItem(train)
+            w.addItem(test)
+            self.projections.append((w, a, b, train, test))
+            row.addWidget(w)
+        self.stack.addWidget(holder)
+        if not self.uses_gl:
+            self.stack.setCurrentWidget(holder)
+
+    # -- data ----------------------------------------------------------------------------------
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        if self.gl_view is not None:
+            self.gl_view.setBackgroundColor(QColor(theme.background))
+            fg = QColor(theme.foreground)
+            rgba = (fg.redF(), fg.greenF(), fg.blueF(), 0.55)
+            for line in self.axes:
+                line.setData(color=rgba)
+            for text in self.axis_text:
+                text.setData(color=QColor(theme.foreground))
+        for w, *_ in self.projections:
+            w.setBackground(theme.background)
+            for name in ("left", "bottom"):
+                w.getPlotItem().getAxis(name).setTextPen(theme.foreground)
+                w.getPlotItem().getAxis(name).setPen(theme.foreground)
+        self._redraw()
+
+    def set_points(
+        self,
+        points: np.ndarray | None,
+        labels: np.ndarray | None,
+        test_mask: np.ndarray | None,
+        axis_labels=("1", "2", "3"),
+        title: str = "",
+    ) -> None:
+        if points is None:
+            points = np.zeros((0, 3))
+        P = np.asarray(points, dtype=float)
+        if P.ndim == 1:
+            P = P[:, None]
+        if P.shape[1] < 3:
+            P = np.hstack([P, np.zeros((P.shape[0], 3 - P.shape[1]))])
+            axis_labels = tuple(axis_labels) + ("—",) * (3 - len(axis_labels))
+        self._points = P[:, :3]
+        self._labels = None if labels is None else np.asarray(labels)
+        self._test = (
+            np.zeros(P.shape[0], bool) if test_mask is None else np.asarray(test_mask, bool)
+        )
+        self._axis_labels = tuple(str(a) for a in axis_labels[:3])
+        self.title.setText(title)
+        self._redraw()
+
+    def _colors(self) -> np.ndarray:
+        n = self._points.shape[0]
+        out = np.empty((n, 4))
+        for i in range(n):
+            k = 0 if self._labels is None else int(self._labels[i])
+            c = class_qcolor(k) if self._labels is not None else QColor(self.theme.foreground)
+            out[i] = (c.redF(), c.greenF(), c.blueF(), 0.45 if self._test[i] else 0.95)
+        return out
+
+    def _redraw(self) -> None:
+        P = self._points
+        if self.gl_view is not None:
+            Q, _, _ = _normalized(P)
+            if P.shape[0]:
+                sizes = np.where(self._test, 6.0, 8.0)
+                self.scatter.setData(pos=Q, color=self._colors(), size=sizes)
+            else:
+                self.scatter.setData(pos=np.zeros((0, 3)))
+            for text, label in zip(self.axis_text, self._axis_labels, strict=False):
+                text.setData(text=label)
+        for w, a, b, train, test in self.projections:
+            w.getPlotItem().setLabel("bottom", self._axis_labels[a])
+            w.getPlotItem().setLabel("left", self._axis_labels[b])
+            for scatter, mask, hollow in ((train, ~self._test, False), (test, self._test, True)):
+                idx = np.flatnonzero(mask)
+                if idx.size == 0 or P.shape[0] == 0:
+                    scatter.setData([], [])
+                    continue
+                labels = np.zeros(P.shape[0], int) if self._labels is None else self._labels
+                brushes = [
+                    pg.mkBrush(self.theme.test_fill) if hollow else pg.mkBrush(class_qcolor(int(k)))
+                    for k in labels[idx]
+                ]
+                pens = [
+                    pg.mkPen(class_qcolor(int(k)), width=1.6)
+                    if hollow
+                    else pg.mkPen(self.theme.point_edge, width=0.6)
+                    for k in labels[idx]
+                ]
+                symbols = [class_symbol(int(k)) for k in labels[idx]]
+                scatter.setData(
+                    x=P[idx, a], y=P[idx, b], brush=brushes, pen=pens, symbol=symbols, size=7
+                )
+
+    def set_title_font(self, font: QFont) -> None:
+        self.title.setFont(font)

@@ -62,7 +62,7 @@ class PairwiseCache:
     width change cost one elementwise exponential instead of a full kernel evaluation.
     """
 
-    def __init__(self, max_bytes: int = 512 * 2**20, max_entries: int = 8):
+    def __init__(self, max_bytes: int = 512 * 2**20, max_entries: int = 32):
         self.max_bytes = max_bytes
         self.max_entries = max_entries
         self._store: OrderedDict[tuple, np.ndarray] = OrderedDict()

@@ -55,7 +55,9 @@ def test_matches_scipy_generalized_eigh(m, rank_m, k, mu, rng):
         assert _quotient(sol.vectors[:, j], M, Nr) == pytest.approx(sol.values[j], rel=1e-9)
         assert rayleigh_quotient(sol.vectors[:, j], M, Nr) == pytest.approx(sol.values[j], rel=1e-9)
     assert sol.effective_rank == m
-    assert sol.condition == pytest.approx(np.linalg.cond(Nr), rel=1e-6)
+    # A 1-norm condition estimate: a lower bound of the true one, rarely far below it.
+    kappa = np.linalg.cond(Nr, 1)
+    assert kappa / 3 <= sol.condition <= kappa * (1 + 1e-8)
     assert sol.warnings == ()
 
 

@@ -35,6 +35,13 @@ def koc_cholesky(K: np.ndarray, M: np.ndarray) -> np.ndarray:
         R = linalg.cholesky(0.5 * (CtC + CtC.T), lower=False)
     except linalg.LinAlgError as exc:
         raise _not_positive_definite(str(exc)) from None
+    # The same tolerance as Algorithm 3: R[s, s]^2 is centroid s's norm^2 after orthogonalization.
+    pivots = np.diag(R) ** 2
+    if pivots.min() <= 1e-14 * max(1.0, np.abs(np.diag(K)).max()):
+        s = int(np.argmin(pivots))
+        raise _not_positive_definite(
+            f"centroid {s} has norm^2 {pivots[s]:.3g} after orthogonalization"
+        )
     # x_hat = R^{-T} M' k  =>  A' = R^{-T} M'  =>  A = M R^{-1}
     return linalg.solve_triangular(R, M.T, trans="T", lower=False).T
 

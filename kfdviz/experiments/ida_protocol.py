@@ -16,7 +16,6 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from threadpoolctl import threadpool_limits
 
-
 # The papers' KFD column (test error in %), TPAMI Table 1 and the 1999 table.
 PAPER_KFD_ERROR = {
     "banana": 10.8,

@@ -14,17 +14,17 @@ and |xi| - delta/2 beyond. Regularizers: "l2" ||alpha||^2 (eq. 11), "rkhs" ||w||
   system (Cholesky of the normal equations with a Schur complement for the group constraints; an
   orthogonal least-squares solve when that matrix is singular). No iterations, no tolerances.
 - absolute or epsilon-insensitive + l1 (LSKFD, eq. 14): a linear program, given to scipy's HiGHS
-  with sparse constraint matrices and alpha split as alpha+ - alpha-.
-- squared or Huber loss + l1 (SKFD, eq. 12): a convex QP for HiGHS's active-set solver (highspy),
-  whose solutions sit on a face of the feasible set, so the alphas the l1 penalty removes are exactly
-  zero. For squared loss the n residual rows are first folded into m + 1 rows by a QR factorization,
-  so the QP's size does not grow with n. Without class groups the same program is a Lasso with an
-  unpenalized intercept; ``solver="lasso"`` hands it to scikit-learn's coordinate descent instead
-  (kept for comparison: on the strongly correlated columns of a wide Gaussian kernel coordinate
-  descent needs many sweeps to reach the accuracy the active set gets exactly).
-- a linear loss with a quadratic regularizer, or Huber with one: a convex QP for Clarabel, a
-  maintained interior-point solver; HiGHS's active set stalls on these (directions of zero
-  curvature), and Clarabel also takes over should HiGHS fail on an l1 program.
+  (dual simplex) with sparse constraint matrices and alpha split as alpha+ - alpha-. A simplex
+  ends on a vertex, so the removed coefficients are exactly zero.
+- every other combination (SKFD: squared + l1, eq. 12; Huber; a linear loss with a quadratic
+  regularizer): a convex QP with a diagonal Hessian, given to Clarabel, a maintained interior-point
+  solver. For squared loss the n residual rows are first folded into at most m + 1 rows by a QR
+  factorization, so the QP does not grow with n. Coefficients the l1 penalty removes come out of an
+  interior point at ~1e-10 of the largest and are set to exactly zero (below ``zero_tol``).
+- squared + l1 without class groups is also a Lasso with an unpenalized intercept:
+  ``solver="lasso"`` hands it to scikit-learn's coordinate descent (kept for comparison; on the
+  strongly correlated columns of a wide Gaussian kernel coordinate descent needs very many sweeps
+  to reach the accuracy of the interior point).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from scipy.optimize import linprog
 
 LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")
 REGULARIZERS = ("l2", "rkhs", "l1")
-SOLVERS = ("auto", "closed-form", "highs", "lasso")
+SOLVERS = ("auto", "closed-form", "clarabel", "lasso")
 
 # Losses that are piecewise linear in xi, so that with an l1 (or no) regularizer the program is an LP.
 _LINEAR_LOSSES = ("absolute", "epsilon-insensitive")
@@ -56,7 +56,7 @@ class ProgramSolution:
     xi: np.ndarray  # (n,) residuals y - (K alpha + b)
     objective: float  # the program's objective, recomputed from alpha, b, xi
     sparsity: float  # fraction of |alpha| <= zero_tol * max|alpha|
-    solver: str  # "closed-form", "highs-lp", "highs-qp", "lasso-cd"
+    solver: str  # "closed-form", "highs-lp", "clarabel-qp", "lasso-cd"
     status: str
     warnings: tuple[str, ...]
 
@@ -196,7 +196,9 @@ def _psd_root(Kzz: np.ndarray) -> np.ndarray:
             f"Kzz has a negative eigenvalue ({s[0]:.3g}): with regularizer='rkhs' the program would "
             "not be convex. Use a positive semi-definite kernel or regularizer='l2'."
         )
-    keep = s > 1e-12 * scale
+    # Keep every positive eigenvalue: a direction whose penalty were dropped while K still acts on
+    # it (however weakly) would be left unregularized, and a least-squares solve blows it up.
+    keep = s > 0
     return np.sqrt(s[keep])[:, None] * V[:, keep].T
 
 
@@ -223,9 +225,9 @@ def solve_kfd_program(
 
     ``groups``: None, or one label per training point; each distinct label g adds the zero-mean
     constraint 1_g' xi = 0 (classes for KFD, one group of all points for regression).
-    ``solver``: "auto" picks as described in the module docstring (and is what "highs" means);
-    "lasso" sends squared + l1 without groups to coordinate descent; "closed-form" only applies to
-    squared + l2/rkhs.
+    ``solver``: "auto" picks as described in the module docstring; "clarabel" forces the QP solver
+    (also for squared + l2 and the LPs, for comparisons); "lasso" sends squared + l1 without groups
+    to coordinate descent; "closed-form" only applies to squared + l2/rkhs.
     ``max_iter``/``tol`` bound the iterative solvers (coordinate descent sweeps and its duality-gap
     tolerance relative to ||y||^2, HiGHS iterations); the closed form ignores them.
     Raises ProgramError (a ValueError) when the program is infeasible or a solver fails.
@@ -246,7 +248,7 @@ def solve_kfd_program(
         solver,
     )
     mu = float(mu)
-    n, m = Kxz.shape
+    n = Kxz.shape[0]
     # Squared loss with a free offset already gives 1'xi = 0 at the optimum (the normal equation of
     # b), so a single group holding every point adds nothing and the program stays a Lasso.
     if label_index is not None and loss == "squared" and label_index.max() == 0:
@@ -254,25 +256,23 @@ def solve_kfd_program(
     C = _group_matrix(label_index, n)
 
     quadratic_reg = regularizer in ("l2", "rkhs") and mu > 0
-    if loss == "squared" and (quadratic_reg or mu == 0 or solver == "closed-form"):
-        if regularizer == "l1" and mu > 0:
-            raise ValueError("solver='closed-form' applies to squared loss with l2/rkhs only.")
-        alpha, b, name, status, notes = _solve_least_squares(Kxz, y, C, mu, regularizer, Kzz)
-    elif solver == "closed-form":
+    if solver == "closed-form" and not (loss == "squared" and (quadratic_reg or mu == 0)):
         raise ValueError("solver='closed-form' applies to squared loss with l2/rkhs only.")
+    if solver == "lasso" and not (loss == "squared" and regularizer == "l1" and C is None):
+        raise ValueError("solver='lasso' applies to squared loss + l1 without class groups only.")
+    if solver == "clarabel":
+        alpha, b, name, status, notes = _solve_qp(
+            Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_iter, zero_tol
+        )
+    elif loss == "squared" and (quadratic_reg or mu == 0):
+        alpha, b, name, status, notes = _solve_least_squares(Kxz, y, C, mu, regularizer, Kzz)
     elif loss in _LINEAR_LOSSES and not quadratic_reg:
         alpha, b, name, status, notes = _solve_lp(Kxz, y, C, mu, loss, epsilon, max_iter)
-    elif (
-        loss == "squared" and C is None and (solver == "lasso" or (solver == "auto" and n > 4 * m))
-    ):
+    elif solver == "lasso":
         alpha, b, name, status, notes = _solve_lasso(Kxz, y, mu, max_iter, tol)
     else:
-        if solver == "lasso":
-            raise ValueError(
-                "solver='lasso' applies to squared loss + l1 without class groups only."
-            )
         alpha, b, name, status, notes = _solve_qp(
-            Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_iter
+            Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_iter, zero_tol
         )
 
     xi = y - (Kxz @ alpha + b)
@@ -394,7 +394,7 @@ def _solve_lasso(Kxz, y, mu, max_iter, tol):
         gap = float(np.atleast_1d(model.dual_gap_)[0]) * 2.0 * n
         message = (
             f"coordinate descent stopped after {model.n_iter_} sweeps with duality gap {gap:.2e} "
-            "(objective units): increase max_iter or tol, increase mu, or use solver='highs'"
+            "(objective units): increase max_iter or tol, increase mu, or leave solver='auto'"
         )
         warnings.warn(message, ConvergenceWarning, stacklevel=3)
         notes.append(message)
@@ -432,10 +432,10 @@ def _design(Kxz, y, C, loss):
     """Rows (Kd, cd, yd) with Kd alpha + cd b + xi_d = yd, and the group rows E theta = d.
 
     The zero-mean constraints 1_g' xi = 0 are written on theta = (alpha, b): with xi = y - A theta
-    they read (1_g' A) theta = 1_g' y. For squared loss and n well above m the n residual rows are
-    replaced by the m + 1 rows of a QR factorization, A = QR:
-    ||y - A theta||^2 = ||Q'y - R theta||^2 + (||y||^2 - ||Q'y||^2) exactly, so the QP's size no
-    longer grows with n.
+    they read (1_g' A) theta = 1_g' y. For squared loss the n residual rows are replaced by the
+    min(n, m + 1) rows of a QR factorization, A = QR:
+    ||y - A theta||^2 = ||Q'y - R theta||^2 + (||y||^2 - ||Q'y||^2) exactly. The QP then does not
+    grow with n, and its triangular rows factorize faster inside the interior point than K's.
     """
     n, m = Kxz.shape
     ones = np.ones(n)
@@ -443,7 +443,7 @@ def _design(Kxz, y, C, loss):
     if C is not None:
         E = np.column_stack([C @ Kxz, C @ ones])
         d = C @ y
-    if loss == "squared" and n > 2 * (m + 1):
+    if loss == "squared":
         Q, R = np.linalg.qr(np.column_stack([Kxz, ones]))
         return R[:, :m], R[:, m], Q.T @ y, E, d
     return Kxz, ones, y, E, d
@@ -591,74 +591,22 @@ def _solve_lp(Kxz, y, C, mu, loss, epsilon, max_iter):
     return alpha, b, "highs-lp", "optimal", []
 
 
-def _solve_qp(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_iter):
+def _solve_qp(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_iter, zero_tol):
+    # Clarabel, a maintained interior-point solver: robust on every convex QP here. HiGHS's
+    # active-set QP was tried first and dropped: it stalls on directions of zero curvature (a linear
+    # loss with a quadratic regularizer) and on SKFD returned residual infeasibilities of ~1e-4 or
+    # objectives 0.1 % above the optimum.
     prog = _build_program(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta)
-    notes: list[str] = []
-    if regularizer == "l1" and loss in ("squared", "huber"):
-        # HiGHS's active-set QP ends on a face of the feasible set, so the alphas an l1 penalty
-        # removes are exactly zero. It handles these programs (curvature on every free direction
-        # but b), not those with a linear loss and a quadratic regularizer, where it stalls.
-        try:
-            alpha, b = _highs_qp(prog, max_iter)
-            return alpha, b, "highs-qp", "optimal", notes
-        except ProgramError as err:
-            if "infeasible" in str(err):
-                raise
-            notes.append(f"HiGHS's active-set QP failed ({err}); solved by Clarabel instead")
-    # Clarabel: a maintained interior-point solver, robust on every convex QP here.
-    alpha, b = _clarabel_qp(prog, max_iter)
-    return alpha, b, "clarabel-qp", "optimal", notes
+    alpha, b, status = _clarabel_qp(prog, max_iter)
+    notes = [] if status == "optimal" else [f"Clarabel stopped {status}"]
+    if regularizer == "l1" and mu > 0 and np.any(alpha):
+        # An interior point approaches the optimal face from inside: the coefficients the l1
+        # penalty removes come out ~1e-10 relative instead of 0. Set those to exactly zero.
+        alpha[np.abs(alpha) <= zero_tol * np.max(np.abs(alpha))] = 0.0
+    return alpha, b, "clarabel-qp", status, notes
 
 
-def _highs_qp(prog: _Program, max_iter: int) -> tuple[np.ndarray, float]:
-    import highspy
-
-    A = prog.A
-    n_row, n_col = A.shape
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("qp_iteration_limit", int(max_iter))
-    h.setOptionValue("simplex_iteration_limit", int(max_iter))
-    lp = highspy.HighsLp()
-    lp.num_col_ = n_col
-    lp.num_row_ = n_row
-    lp.col_cost_ = prog.cost
-    lp.col_lower_ = np.where(np.isinf(prog.lower), -highspy.kHighsInf, prog.lower)
-    lp.col_upper_ = np.where(np.isinf(prog.upper), highspy.kHighsInf, prog.upper)
-    lp.row_lower_ = prog.rhs
-    lp.row_upper_ = prog.rhs
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = A.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = A.indices.astype(np.int32)
-    lp.a_matrix_.value_ = A.data.astype(float)
-    lp.a_matrix_.num_col_ = n_col
-    lp.a_matrix_.num_row_ = n_row
-    hess = highspy.HighsHessian()
-    nz = np.flatnonzero(prog.hess)
-    starts = np.zeros(n_col + 1, dtype=np.int32)
-    starts[nz + 1] = 1
-    hess.dim_ = n_col
-    hess.format_ = highspy.HessianFormat.kTriangular
-    hess.start_ = np.cumsum(starts).astype(np.int32)
-    hess.index_ = nz.astype(np.int32)
-    hess.value_ = prog.hess[nz]
-    model = highspy.HighsModel()
-    model.lp_ = lp
-    model.hessian_ = hess
-    h.passModel(model)
-    h.run()
-    status = h.getModelStatus()
-    if status != highspy.HighsModelStatus.kOptimal:
-        reason = {
-            highspy.HighsModelStatus.kIterationLimit: "iterations",
-            highspy.HighsModelStatus.kInfeasible: "infeasible",
-            highspy.HighsModelStatus.kUnbounded: "unbounded",
-        }.get(status, "numerical")
-        raise _fail("HiGHS QP", reason, h.modelStatusToString(status))
-    return _unpack(np.asarray(h.getSolution().col_value, dtype=float), prog)
-
-
-def _clarabel_qp(prog: _Program, max_iter: int) -> tuple[np.ndarray, float]:
+def _clarabel_qp(prog: _Program, max_iter: int) -> tuple[np.ndarray, float, str]:
     import clarabel
 
     A = prog.A
@@ -673,18 +621,23 @@ def _clarabel_qp(prog: _Program, max_iter: int) -> tuple[np.ndarray, float]:
     settings = clarabel.DefaultSettings()
     settings.verbose = False
     settings.max_iter = int(min(max_iter, 10_000))
+    # Tighter than the defaults (1e-8): cleanly separates the l1 zeros from small coefficients.
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-10
     solver = clarabel.DefaultSolver(
         sp.diags(prog.hess).tocsc(), prog.cost, A_all, b_all, cones, settings
     )
     sol = solver.solve()
     status = sol.status
-    if status != clarabel.SolverStatus.Solved:
-        reason = {
-            clarabel.SolverStatus.MaxIterations: "iterations",
-            clarabel.SolverStatus.PrimalInfeasible: "infeasible",
-            clarabel.SolverStatus.AlmostPrimalInfeasible: "infeasible",
-            clarabel.SolverStatus.DualInfeasible: "unbounded",
-            clarabel.SolverStatus.AlmostDualInfeasible: "unbounded",
-        }.get(status, "numerical")
-        raise _fail("Clarabel QP", reason, str(status))
-    return _unpack(np.asarray(sol.x, dtype=float), prog)
+    if status == clarabel.SolverStatus.Solved:
+        return (*_unpack(np.asarray(sol.x, dtype=float), prog), "optimal")
+    if status == clarabel.SolverStatus.AlmostSolved:
+        # Within Clarabel's reduced tolerances (about 1e-5 relative): usable, and said so.
+        return (*_unpack(np.asarray(sol.x, dtype=float), prog), "almost solved")
+    reason = {
+        clarabel.SolverStatus.MaxIterations: "iterations",
+        clarabel.SolverStatus.PrimalInfeasible: "infeasible",
+        clarabel.SolverStatus.AlmostPrimalInfeasible: "infeasible",
+        clarabel.SolverStatus.DualInfeasible: "unbounded",
+        clarabel.SolverStatus.AlmostDualInfeasible: "unbounded",
+    }.get(status, "numerical")
+    raise _fail("Clarabel QP", reason, str(status))

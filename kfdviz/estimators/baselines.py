@@ -1,0 +1,331 @@
+"""scikit-learn baselines under kfdviz's parameter names, with their fitted expansions.
+
+The papers compare KFD with support vector machines (TPAMI Table 1, NIPS 2000 Table 2 and Fig. 3)
+and KOC with a rank-3 SVD (Park & Park, Fig. 1). These wrap scikit-learn's estimators, take the
+kernel as ``kernel``/``width``/``degree``/``coef0`` (converted only by ``Kernel.sklearn_params``),
+and expose the fitted function as an ``Expansion`` so the same fast grid evaluator draws them. The
+linear methods' features are affine maps, written as expansions over the linear kernel.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.linalg as sla
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    OutlierMixin,
+    RegressorMixin,
+    TransformerMixin,
+)
+from sklearn.decomposition import PCA
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.svm import SVC, SVR, OneClassSVM
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.extmath import svd_flip
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..core.expansion import Expansion
+from ..core.kernels import Kernel
+from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+
+_SVM_CONSTRAINTS = {
+    **KERNEL_PARAMETER_CONSTRAINTS,
+    "tol": [Interval(Real, 0.0, None, closed="neither")],
+    "max_iter": [Interval(Integral, -1, None, closed="left")],
+}
+
+
+def _kernel_expansion(kern: Kernel, svm) -> Expansion:
+    """f(x) = sum_i dual_coef_i k(sv_i, x) + intercept: what libsvm's decision function computes."""
+    return Expansion(kern, svm.support_vectors_, svm.dual_coef_[0], svm.intercept_[0])
+
+
+def _affine_expansion(transform, n_features: int) -> Expansion:
+    """An affine map x -> x W + c as features over the linear kernel (centers = columns of W)."""
+    offset = transform(np.zeros((1, n_features)))[0]
+    W = transform(np.eye(n_features)) - offset  # (d, k): row i is the image of e_i, less c
+    return Expansion(Kernel("linear"), W.T, np.eye(W.shape[1]), offset)
+
+
+class _SVMBase(KernelEstimatorMixin, BaseEstimator):
+    def _svm_params(self) -> dict:
+        return {
+            **self._make_kernel().sklearn_params(),
+            "tol": self.tol,
+            "max_iter": self.max_iter,
+        }
+
+    def _record(self, svm, kern: Kernel, n_samples: int, expansion: bool = True):
+        self.svm_ = svm
+        self.support_ = svm.support_
+        self.support_vectors_ = svm.support_vectors_
+        self.n_iter_ = svm.n_iter_
+        # The papers count the expansion coefficients that vanish: training points that are not
+        # support vectors.
+        self.sparsity_ = 1.0 - svm.support_.size / n_samples
+        if expansion:
+            self.expansion_ = _kernel_expansion(kern, svm)
+
+
+class SupportVectorClassifier(ClassifierMixin, _SVMBase):
+    """C-support vector classifier (libsvm through scikit-learn's SVC).
+
+    Two classes: ``expansion_`` is the decision function sum_i y_i a_i k(x_i, x) + b over the
+    support vectors. More classes: scikit-learn's one-vs-one machines, without an expansion.
+    """
+
+    _parameter_constraints = {
+        **_SVM_CONSTRAINTS,
+        "C": [Interval(Real, 0.0, None, closed="neither")],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+    }
+
+    def __init__(
+        self,
+        kernel="rbf",
+        width=1.0,
+        degree=3,
+        coef0=1.0,
+        C=1.0,
+        class_weight=None,
+        tol=1e-3,
+        max_iter=-1,
+    ):
+        self.kernel = kernel
+        self.width = width
+        self.degree = degree
+        self.coef0 = coef0
+        self.C = C
+        self.class_weight = class_weight
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        kern = self._make_kernel()
+        svm = SVC(C=self.C, class_weight=self.class_weight, **self._svm_params()).fit(X, y)
+        self.classes_ = svm.classes_
+        self._record(svm, kern, X.shape[0], expansion=self.classes_.size == 2)
+        return self
+
+    def decision_function(self, X):
+        check_is_fitted(self, "svm_")
+        return self.svm_.decision_function(self._check_X(X, reset=False))
+
+    def predict(self, X):
+        check_is_fitted(self, "svm_")
+        return self.svm_.predict(self._check_X(X, reset=False))
+
+
+class OneClassSupportVector(OutlierMixin, _SVMBase):
+    """One-class SVM (Schölkopf et al.) through scikit-learn's OneClassSVM.
+
+    ``decision_function`` = ``expansion_`` = sum_i a_i k(x_i, x) - rho: positive inside.
+    """
+
+    _parameter_constraints = {
+        **_SVM_CONSTRAINTS,
+        "nu": [Interval(Real, 0.0, 1.0, closed="right")],
+    }
+
+    def __init__(self, kernel="rbf", width=1.0, degree=3, coef0=1.0, nu=0.5, tol=1e-3, max_iter=-1):
+        self.kernel = kernel
+        self.width = width
+        self.degree = degree
+        self.coef0 = coef0
+        self.nu = nu
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y=None):
+        self._validate_params()
+        X = self._check_X(X, reset=True)
+        kern = self._make_kernel()
+        svm = OneClassSVM(nu=self.nu, **self._svm_params()).fit(X)
+        self._record(svm, kern, X.shape[0])
+        self.offset_ = float(svm.offset_[0]) if np.ndim(svm.offset_) else float(svm.offset_)
+        return self
+
+    def decision_function(self, X):
+        check_is_fitted(self, "svm_")
+        return self.svm_.decision_function(self._check_X(X, reset=False))
+
+    def score_samples(self, X):
+        check_is_fitted(self, "svm_")
+        return self.svm_.score_samples(self._check_X(X, reset=False))
+
+    def predict(self, X):
+        check_is_fitted(self, "svm_")
+        return self.svm_.predict(self._check_X(X, reset=False))
+
+
+class SupportVectorRegressor(RegressorMixin, _SVMBase):
+    """epsilon-support vector regression (scikit-learn's SVR); ``expansion_`` is its prediction."""
+
+    _parameter_constraints = {
+        **_SVM_CONSTRAINTS,
+        "C": [Interval(Real, 0.0, None, closed="neither")],
+        "epsilon": [Interval(Real, 0.0, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        kernel="rbf",
+        width=1.0,
+        degree=3,
+        coef0=1.0,
+        C=1.0,
+        epsilon=0.1,
+        tol=1e-3,
+        max_iter=-1,
+    ):
+        self.kernel = kernel
+        self.width = width
+        self.degree = degree
+        self.coef0 = coef0
+        self.C = C
+        self.epsilon = epsilon
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_min_samples=2)
+        kern = self._make_kernel()
+        svm = SVR(C=self.C, epsilon=self.epsilon, **self._svm_params()).fit(X, y)
+        self._record(svm, kern, X.shape[0])
+        return self
+
+    def predict(self, X):
+        check_is_fitted(self, "svm_")
+        return self.svm_.predict(self._check_X(X, reset=False))
+
+
+# -- linear baselines -------------------------------------------------------------------------------
+
+
+class LinearPCA(TransformerMixin, BaseEstimator):
+    """Principal component analysis (scikit-learn's PCA, exact SVD); ``expansion_`` = transform."""
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "whiten": ["boolean"],
+    }
+
+    def __init__(self, n_components=2, whiten=False):
+        self.n_components = n_components
+        self.whiten = whiten
+
+    def fit(self, X, y=None):
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        self.pca_ = PCA(n_components=self.n_components, whiten=self.whiten, svd_solver="full")
+        self.pca_.fit(X)
+        self.components_ = self.pca_.components_
+        self.explained_variance_ratio_ = self.pca_.explained_variance_ratio_
+        self._n_features_out = self.components_.shape[0]
+        self.expansion_ = _affine_expansion(self.pca_.transform, X.shape[1])
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "pca_")
+        return self.pca_.transform(validate_data(self, X, dtype=np.float64, reset=False))
+
+
+class LinearDiscriminant(ClassifierMixin, TransformerMixin, BaseEstimator):
+    """Fisher's linear discriminant (scikit-learn's LinearDiscriminantAnalysis).
+
+    ``transform`` gives the (at most r - 1) discriminant directions; ``expansion_`` equals it.
+    """
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "solver": [StrOptions({"svd", "eigen"})],
+        "shrinkage": [StrOptions({"auto"}), Interval(Real, 0.0, 1.0, closed="both"), None],
+        "tol": [Interval(Real, 0.0, None, closed="left")],
+    }
+
+    def __init__(self, n_components=None, solver="svd", shrinkage=None, tol=1e-4):
+        self.n_components = n_components
+        self.solver = solver
+        self.shrinkage = shrinkage
+        self.tol = tol
+
+    def fit(self, X, y):
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        if self.solver == "svd" and self.shrinkage is not None:
+            raise ValueError("shrinkage needs solver='eigen' (the SVD solver does not use it).")
+        self.lda_ = LinearDiscriminantAnalysis(
+            n_components=self.n_components,
+            solver=self.solver,
+            shrinkage=self.shrinkage,
+            tol=self.tol,
+        ).fit(X, y)
+        self.classes_ = self.lda_.classes_
+        self._n_features_out = self.lda_.transform(X[:1]).shape[1]
+        self.expansion_ = _affine_expansion(self.lda_.transform, X.shape[1])
+        return self
+
+    def _X(self, X):
+        check_is_fitted(self, "lda_")
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    def transform(self, X):
+        X = self._X(X)
+        return self.lda_.transform(X)
+
+    def decision_function(self, X):
+        X = self._X(X)
+        return self.lda_.decision_function(X)
+
+    def predict(self, X):
+        X = self._X(X)
+        return self.lda_.predict(X)
+
+    def predict_proba(self, X):
+        X = self._X(X)
+        return self.lda_.predict_proba(X)
+
+
+class TruncatedSVDEmbedding(TransformerMixin, BaseEstimator):
+    """The optimal rank-k approximation of the data matrix by its SVD (Park & Park, Fig. 1).
+
+    X = U S V' (uncentered, as in the KOC paper); a point x is represented by its coordinates
+    V_k' x in the leading k right singular vectors. ``expansion_`` equals ``transform``. When k
+    exceeds min(n_samples, n_features) the rank-k approximation is the data itself: the extra
+    coordinates are identically zero (``n_components_`` counts the real ones).
+    """
+
+    _parameter_constraints = {"n_components": [Interval(Integral, 1, None, closed="left")]}
+
+    def __init__(self, n_components=3):
+        self.n_components = n_components
+
+    def fit(self, X, y=None):
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        U, s, Vt = sla.svd(X, full_matrices=False)
+        U, Vt = svd_flip(U, Vt)  # deterministic signs, so that pictures do not flip between fits
+        k = min(self.n_components, s.size)
+        self.n_components_ = k
+        self.components_ = np.zeros((self.n_components, X.shape[1]))
+        self.components_[:k] = Vt[:k]
+        self.singular_values_ = np.zeros(self.n_components)
+        self.singular_values_[:k] = s[:k]
+        self._n_features_out = self.n_components
+        self.expansion_ = Expansion(
+            Kernel("linear"), self.components_, np.eye(self.n_components), 0.0
+        )
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "components_")
+        return validate_data(self, X, dtype=np.float64, reset=False) @ self.components_.T

@@ -329,3 +329,106 @@ class TruncatedSVDEmbedding(TransformerMixin, BaseEstimator):
     def transform(self, X):
         check_is_fitted(self, "components_")
         return validate_data(self, X, dtype=np.float64, reset=False) @ self.components_.T
+
+
+def _algorithm_specs():
+    # Imported here: the registry imports this module at its end to collect these specs.
+    from . import registry as reg
+
+    def C_param(default):
+        return reg.ParamSpec(
+            "C",
+            "float",
+            default,
+            1e-3,
+            1e4,
+            log=True,
+            label="C",
+            tooltip="SVM trade-off between margin and training errors (larger: fewer errors).",
+        )
+
+    module = "kfdviz.estimators.baselines"
+    specs = (
+        reg.AlgorithmSpec(
+            "svm",
+            "Support vector machine",
+            "classifier",
+            f"{module}:SupportVectorClassifier",
+            (*reg.KERNEL_PARAMS, C_param(1.0)),
+            min_classes=2,
+            description="The papers' baseline: maximizes the smallest margin (libsvm's SVC).",
+        ),
+        reg.AlgorithmSpec(
+            "one-class-svm",
+            "One-class SVM",
+            "novelty",
+            f"{module}:OneClassSupportVector",
+            (
+                *reg.KERNEL_PARAMS,
+                reg.ParamSpec(
+                    "nu",
+                    "float",
+                    0.5,
+                    1e-3,
+                    1.0,
+                    log=True,
+                    label="ν",
+                    tooltip="Upper bound on the fraction of outliers, lower bound on support vectors.",
+                ),
+            ),
+            description="Schölkopf's one-class SVM, Hoffmann's comparison for KPCA novelty.",
+        ),
+        reg.AlgorithmSpec(
+            "svr",
+            "Support vector regression",
+            "regressor",
+            f"{module}:SupportVectorRegressor",
+            (
+                *reg.KERNEL_PARAMS,
+                C_param(10.0),
+                reg.ParamSpec(
+                    "epsilon",
+                    "float",
+                    0.1,
+                    1e-4,
+                    10.0,
+                    log=True,
+                    label="ε",
+                    tooltip="Half-width of the ε-insensitive tube.",
+                ),
+            ),
+            description="ε-SVR, NIPS 2000's comparison for KFD regression (Fig. 3).",
+        ),
+        reg.AlgorithmSpec(
+            "pca",
+            "Linear PCA",
+            "features",
+            f"{module}:LinearPCA",
+            (reg.ParamSpec("n_components", "int", 2, 1, 50, label="Components"),),
+            description="Principal components of the input space.",
+        ),
+        reg.AlgorithmSpec(
+            "lda",
+            "Linear discriminant",
+            "classifier",
+            f"{module}:LinearDiscriminant",
+            (),
+            min_classes=2,
+            description="Fisher's linear discriminant: KFD with the linear kernel.",
+        ),
+        reg.AlgorithmSpec(
+            "svd",
+            "Rank-k SVD",
+            "embedding",
+            f"{module}:TruncatedSVDEmbedding",
+            (reg.ParamSpec("n_components", "int", 3, 1, 10, label="Rank k"),),
+            description="Coordinates in the leading singular vectors (Park & Park, Fig. 1).",
+        ),
+    )
+    # Registered here too, for when this module is imported before the registry (idempotent).
+    for spec in specs:
+        reg.register(spec)
+    return specs
+
+
+ALGORITHM_SPECS = _algorithm_specs()

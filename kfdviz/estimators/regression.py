@@ -149,3 +149,75 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)
         return self.expansion_.evaluate(X)[:, 0]
+
+
+def _algorithm_specs():
+    # Imported here: the registry imports this module at its end to collect these specs.
+    from . import registry as reg
+
+    spec = reg.AlgorithmSpec(
+        "kfd-regression",
+        "KFD regression",
+        "regressor",
+        "kfdviz.estimators.regression:KernelFisherRegressor",
+        (
+            *reg.KERNEL_PARAMS,
+            reg.ParamSpec(
+                "mu",
+                "float",
+                0.01,
+                1e-6,
+                1e2,
+                log=True,
+                label="μ",
+                tooltip="Weight C of the regularizer (NIPS 2000, Fig. 3 uses 0.01 and 0.1).",
+            ),
+            reg.ParamSpec(
+                "regularizer",
+                "choice",
+                "l1",
+                choices=REGULARIZERS,
+                label="Regularizer",
+                tooltip="||α||₁ (sparse), ||α||², or ||w||² = α'Kα.",
+            ),
+            reg.ParamSpec(
+                "loss",
+                "choice",
+                "squared",
+                choices=LOSSES,
+                label="Loss",
+                tooltip="Loss on the residuals ξ (NIPS 2000, Table 1).",
+            ),
+            reg.ParamSpec(
+                "epsilon",
+                "float",
+                0.1,
+                1e-4,
+                10.0,
+                log=True,
+                label="ε",
+                tooltip="Half-width of the ε-insensitive band.",
+                visible_when={"loss": ("epsilon-insensitive",)},
+            ),
+            reg.ParamSpec(
+                "huber_delta",
+                "float",
+                1.0,
+                1e-3,
+                10.0,
+                log=True,
+                label="Huber δ",
+                tooltip="Where Huber's loss turns from quadratic to linear.",
+                visible_when={"loss": ("huber",)},
+            ),
+            reg.N_CENTERS,
+            reg.CENTERS,
+        ),
+        description="min L(ξ) + μ Ω(α) s.t. Kα + 1b = y − ξ, 1'ξ = 0 (NIPS 2000, Fig. 3).",
+    )
+    # Registered here too, for when this module is imported before the registry (idempotent).
+    reg.register(spec)
+    return (spec,)
+
+
+ALGORITHM_SPECS = _algorithm_specs()

@@ -10,7 +10,8 @@ class DataFileError(ValueError):
 
     The message names the file and, where there is one, the line and the column, and says what
     was expected there. ``path``, ``line`` (1-based) and ``column`` (a name or a 1-based number)
-    are kept as attributes for callers that want to point at the place themselves.
+    are kept as attributes for callers that want to point at the place themselves. The message
+    shows the file's name, or its whole path with ``full_path=True`` (useful for folders).
     """
 
     def __init__(
@@ -20,8 +21,10 @@ class DataFileError(ValueError):
         *,
         line: int | None = None,
         column: str | int | None = None,
+        full_path: bool = False,
     ) -> None:
         self.path = None if path is None else os.fspath(path)
+        self.full_path = full_path
         self.line = line
         self.column = column
         self.reason = message
@@ -30,7 +33,8 @@ class DataFileError(ValueError):
     def _format(self) -> str:
         where = []
         if self.path is not None:
-            where.append(f"{os.path.basename(self.path)!s}")
+            name = os.path.basename(os.path.normpath(self.path))
+            where.append(self.path if self.full_path or not name else name)
         if self.line is not None:
             where.append(f"line {self.line}")
         if self.column is not None:

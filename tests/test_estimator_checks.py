@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -104,3 +106,30 @@ def test_clone_of_a_fitted_estimator_is_unfitted(est):
 def test_set_params_rejects_unknown_names():
     with pytest.raises(ValueError, match="Invalid parameter 'sigma'"):
         KernelPCA().set_params(sigma=1.0)
+
+
+EXTREME_KERNELS = [
+    dict(width=1e-9),
+    dict(width=1e-4),
+    dict(width=1e4),
+    dict(width=1e9),
+    dict(kernel="poly", degree=10, coef0=1.0),
+    dict(kernel="poly", degree=10, coef0=0.0),
+    dict(kernel="linear"),
+]
+
+
+@pytest.mark.parametrize("params", EXTREME_KERNELS, ids=lambda p: "-".join(map(str, p.values())))
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_extreme_kernel_parameters_give_finite_output_and_no_warnings(est, params):
+    rng = np.random.RandomState(0)
+    X = rng.randn(40, 2)
+    X[20:] += 1.0
+    y = np.repeat([0, 1], 20)
+    X_new = rng.randn(10, 2) * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fitted = clone(est).set_params(**params).fit(X, y)
+        for method in ("transform", "decision_function", "predict_proba", "score_samples"):
+            if hasattr(fitted, method):
+                assert np.all(np.isfinite(getattr(fitted, method)(X_new))), method

@@ -18,10 +18,10 @@ from kfdviz.estimators import KernelFisherDiscriminant
 
 
 @pytest.fixture(autouse=True)
-def _runtime_warnings_are_errors():
-    """KFD must not emit RuntimeWarnings (overflow, division by zero, ...) anywhere here."""
+def _warnings_are_errors():
+    """KFD must not warn (overflow, division by zero, convergence, ...) anywhere here."""
     with warnings.catch_warnings():
-        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("error")
         yield
 
 

@@ -82,7 +82,7 @@ class InputSpaceView(QWidget):
 
         self.viewbox = CanvasViewBox()
         self.plot = pg.GraphicsLayoutWidget()
-        self.plot.setMinimumSize(220, 200)
+        self.plot.setMinimumSize(120, 120)
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.plot.ci.setContentsMargins(4, 4, 4, 4)
         self.item = self.plot.addPlot(row=0, col=0, viewBox=self.viewbox)

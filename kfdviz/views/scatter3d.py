@@ -123,7 +123,7 @@ class Scatter3DView(QWidget):
         self.projections = []
         for a, b in ((0, 1), (0, 2), (1, 2)):
             w = pg.PlotWidget()
-            w.setMinimumSize(120, 120)
+            w.setMinimumSize(90, 90)
             w.getPlotItem().hideButtons()
             w.getViewBox().setAspectLocked(True)
             train = pg.ScatterPlotItem(size=7)

@@ -1,0 +1,76 @@
+"""The desktop app: ``launch()`` opens the main window (the ``kfdviz`` command calls it)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+# How long --screenshot waits for the fits before giving up.
+SCREENSHOT_TIMEOUT = 120.0
+
+
+def launch(preset: str | None = None, screenshot: str | None = None) -> int:
+    """Open the window on ``preset`` (None: the built-in default) and run until it closes.
+
+    With ``screenshot``, wait until every picture shows its fit, save the whole window as a PNG
+    there and exit (0 when saved). Returns the process's exit code.
+    """
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from .. import presets
+
+    try:
+        presets.get(preset)
+    except ValueError as exc:
+        print(f"kfdviz: error: {exc}", file=sys.stderr)
+        return 2
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("kfdviz")
+    app.setOrganizationName("kfdviz")
+    app.setApplicationDisplayName("kfdviz")
+
+    from .main_window import MainWindow
+
+    # A screenshot is made from a clean state, so that the same command gives the same picture.
+    settings = None if screenshot else QSettings("kfdviz", "kfdviz")
+    window = MainWindow(preset, settings=settings, restore=screenshot is None)
+    window.show()
+    if screenshot:
+        return _screenshot(app, window, Path(screenshot))
+    return app.exec()
+
+
+def _screenshot(app, window, path: Path) -> int:
+    deadline = time.monotonic() + SCREENSHOT_TIMEOUT
+    while not window.is_up_to_date():
+        app.processEvents()
+        if time.monotonic() > deadline:
+            print("kfdviz: error: the fit did not finish in time; no screenshot", file=sys.stderr)
+            window.close()
+            return 1
+        if window.last_status[0] == "error" and not window.worker.is_busy():
+            break
+        time.sleep(0.01)
+    # Let the views (and an OpenGL view) paint the final picture.
+    settle = time.monotonic() + 0.3
+    while time.monotonic() < settle:
+        app.processEvents()
+        time.sleep(0.01)
+    failed = window.last_status[0] == "error"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ok = window.grab().save(str(path))
+    window.close()
+    app.processEvents()
+    if not ok:
+        print(f"kfdviz: error: could not write {path}", file=sys.stderr)
+        return 1
+    if failed:
+        print(f"kfdviz: error: {window.last_status[1]}", file=sys.stderr)
+        return 1
+    return 0
+
+
+__all__ = ["launch"]

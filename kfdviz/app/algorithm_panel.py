@@ -1,0 +1,312 @@
+"""The algorithm panel: which algorithm, its kernel and parameters, and which feature to show.
+
+The widgets come from the registry's declared parameters. Values are remembered per algorithm;
+the kernel (kernel, width, degree, coef0) is shared between algorithms, so switching from KFD to
+kernel PCA keeps the kernel the user tuned.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..estimators import registry
+from .params import InvalidValue, ParamWidget, make_param_widget
+
+KERNEL_NAMES = ("kernel", "width", "degree", "coef0")
+KIND_ORDER = {"classifier": 0, "features": 1, "embedding": 2, "novelty": 3, "regressor": 4}
+KIND_LABEL = {
+    "classifier": "Classifiers",
+    "features": "Feature extractors",
+    "embedding": "Embeddings",
+    "novelty": "Novelty detection",
+    "regressor": "Regression",
+}
+
+
+def algorithms_for(mode: str) -> list:
+    """Registry entries usable in ``mode`` ("classification" or "regression"), grouped by kind."""
+    specs = list(registry.ALGORITHMS.values())
+    if mode == "regression":
+        specs = [s for s in specs if s.kind == "regressor"]
+    else:
+        specs = [s for s in specs if s.kind != "regressor"]
+    return sorted(specs, key=lambda s: KIND_ORDER.get(s.kind, 9))
+
+
+class AlgorithmPanel(QWidget):
+    changed = Signal()  # the algorithm or a parameter changed
+    feature_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._mode = "classification"
+        self._values: dict[str, dict] = {}
+        self._shared: dict = {}
+        self._widgets: dict[str, ParamWidget] = {}
+        self._rows: dict[str, tuple[QWidget, QWidget]] = {}
+        self._feature_value: int | str = "auto"
+
+        self.combo = QComboBox()
+        self.combo.setToolTip("The algorithm to fit (the compare layout can show up to three)")
+        self.description = QLabel("")
+        self.description.setWordWrap(True)
+        self.description.setStyleSheet("font-size: 8pt;")
+        self.feature = QComboBox()
+        self.feature.setToolTip(
+            "Which output is drawn: the decision value f(x) = w·Φ(x) + b of a classifier, or "
+            "the j-th feature (projection onto the j-th direction w_j)"
+        )
+        self.feature.addItem("Automatic", "auto")
+
+        self.kernel_box = QGroupBox("Kernel")
+        self.kernel_form = QFormLayout(self.kernel_box)
+        self.kernel_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.params_box = QGroupBox("Parameters")
+        self.params_form = QFormLayout(self.params_box)
+        self.params_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+
+        top = QFormLayout()
+        top.addRow("Algorithm", self.combo)
+        top.addRow("", self.description)
+        top.addRow("Show", self.feature)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.kernel_box)
+        layout.addWidget(self.params_box)
+        layout.addStretch(1)
+
+        self._fill_combo()
+        self.combo.currentIndexChanged.connect(self._algorithm_changed)
+        self.feature.currentIndexChanged.connect(self._feature_picked)
+        self._build()
+
+    # -- algorithms ----------------------------------------------------------------------------
+    def _fill_combo(self, keep: str | None = None) -> None:
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        last_kind = None
+        for spec in algorithms_for(self._mode):
+            if spec.kind != last_kind and last_kind is not None:
+                self.combo.insertSeparator(self.combo.count())
+            last_kind = spec.kind
+            self.combo.addItem(spec.title, spec.key)
+            self.combo.setItemData(
+                self.combo.count() - 1,
+                f"{KIND_LABEL.get(spec.kind, spec.kind)}: {spec.description}",
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        index = self.combo.findData(keep) if keep else -1
+        if index < 0:
+            index = self.combo.findData("kfd")
+        self.combo.setCurrentIndex(max(index, 0))
+        self.combo.blockSignals(False)
+
+    def set_mode(self, mode: str) -> None:
+        """ "classification" or "regression": which algorithms are offered."""
+        if mode == self._mode:
+            return
+        self._remember()
+        self._mode = mode
+        self._fill_combo()
+        self._build()
+        self.changed.emit()
+
+    def algorithm(self) -> str:
+        return self.combo.currentData()
+
+    def spec(self):
+        return registry.get(self.algorithm())
+
+    def _algorithm_changed(self, _index: int) -> None:
+        self._remember_for(self._built_key)
+        self._feature_value = "auto"
+        self._build()
+        self.changed.emit()
+
+    # -- parameter widgets -------------------------------------------------------------------
+    def _remember(self) -> None:
+        self._remember_for(getattr(self, "_built_key", None))
+
+    def _remember_for(self, key: str | None) -> None:
+        if key is None:
+            return
+        values = {}
+        for name, w in self._widgets.items():
+            try:
+                values[name] = w.value()
+            except InvalidValue:
+                continue
+        self._values[key] = {k: v for k, v in values.items() if k not in KERNEL_NAMES}
+        self._shared.update({k: v for k, v in values.items() if k in KERNEL_NAMES})
+
+    def _clear_forms(self) -> None:
+        for form in (self.kernel_form, self.params_form):
+            while form.rowCount():
+                form.removeRow(0)
+        self._widgets.clear()
+        self._rows.clear()
+
+    def _build(self) -> None:
+        spec = self.spec()
+        self._built_key = spec.key
+        self._clear_forms()
+        self.description.setText(spec.description)
+        remembered = {**self._values.get(spec.key, {}), **self._shared}
+        for p in spec.params:
+            w = make_param_widget(p)
+            if p.name in remembered:
+                try:
+                    w.set_value(remembered[p.name])
+                except (TypeError, ValueError):
+                    pass
+            w.changed.connect(self._param_changed)
+            label = QLabel(p.label or p.name)
+            label.setToolTip(p.tooltip)
+            form = self.kernel_form if p.name in KERNEL_NAMES else self.params_form
+            if p.kind == "bool":
+                label = QLabel("")
+            form.addRow(label, w)
+            self._widgets[p.name] = w
+            self._rows[p.name] = (label, w)
+        self.params_box.setVisible(any(p.name not in KERNEL_NAMES for p in spec.params))
+        self.kernel_box.setVisible(any(p.name in KERNEL_NAMES for p in spec.params))
+        self._update_visibility()
+
+    def _update_visibility(self) -> None:
+        spec = self.spec()
+        current = {}
+        for name, w in self._widgets.items():
+            try:
+                current[name] = w.value()
+            except InvalidValue:
+                current[name] = None
+        for p in spec.params:
+            visible = True
+            if p.visible_when:
+                visible = all(current.get(k) in allowed for k, allowed in p.visible_when.items())
+            label, w = self._rows[p.name]
+            label.setVisible(visible)
+            w.setVisible(visible)
+
+    def _param_changed(self) -> None:
+        sender = self.sender()
+        if isinstance(sender, ParamWidget):
+            sender.set_error(None)
+        self._update_visibility()
+        self._remember()
+        self.changed.emit()
+
+    def widget(self, name: str) -> ParamWidget | None:
+        return self._widgets.get(name)
+
+    # -- values and errors ------------------------------------------------------------------
+    def collect(self) -> tuple[dict, dict[str, str]]:
+        """(parameters, problems): the typed values, and parameter -> reason for bad ones."""
+        params, problems = {}, {}
+        for name, w in self._widgets.items():
+            try:
+                params[name] = w.value()
+            except InvalidValue as exc:
+                problems[name] = str(exc)
+        checked = self.spec().validate({k: v for k, v in params.items() if k not in problems})
+        for name, reason in checked.items():
+            problems.setdefault(name or self.algorithm(), reason)
+        return params, problems
+
+    def params(self) -> dict:
+        return self.collect()[0]
+
+    def mark_errors(self, problems: dict[str, str]) -> None:
+        for name, w in self._widgets.items():
+            w.set_error(problems.get(name))
+
+    def show_error(self, param: str | None, message: str) -> bool:
+        """Mark ``param``'s widget with ``message``; False when no such widget is shown."""
+        w = self._widgets.get(param or "")
+        if w is None:
+            return False
+        w.set_error(message)
+        return True
+
+    def clear_errors(self) -> None:
+        for w in self._widgets.values():
+            w.set_error(None)
+
+    def errors(self) -> dict[str, str]:
+        return {n: w.error() for n, w in self._widgets.items() if w.error()}
+
+    # -- the shown feature ----------------------------------------------------------------------
+    def feature_value(self):
+        return self._feature_value
+
+    def set_feature_options(self, options, current) -> None:
+        """Fill "Show" with a fit's outputs; ``current`` is the one drawn."""
+        self.feature.blockSignals(True)
+        self.feature.clear()
+        self.feature.addItem("Automatic", "auto")
+        for key, label in options:
+            self.feature.addItem(label, key)
+        wanted = self._feature_value
+        index = self.feature.findData(wanted)
+        self.feature.setCurrentIndex(max(index, 0))
+        self.feature.blockSignals(False)
+
+    def _feature_picked(self, _index: int) -> None:
+        value = self.feature.currentData()
+        if value is None or value == self._feature_value:
+            return
+        self._feature_value = value
+        self.feature_changed.emit()
+
+    # -- whole state ------------------------------------------------------------------------------
+    def set_state(self, key: str, params: dict | None = None, feature="auto") -> None:
+        """Select ``key`` with ``params`` (others at their remembered values or defaults)."""
+        params = dict(params or {})
+        spec = registry.get(key)
+        mode = "regression" if spec.kind == "regressor" else "classification"
+        if mode != self._mode:
+            self._mode = mode
+            self._fill_combo(keep=key)
+        self._values[key] = {
+            **self._values.get(key, {}),
+            **{k: v for k, v in params.items() if k not in KERNEL_NAMES},
+        }
+        self._shared.update({k: v for k, v in params.items() if k in KERNEL_NAMES})
+        self.combo.blockSignals(True)
+        self.combo.setCurrentIndex(max(self.combo.findData(key), 0))
+        self.combo.blockSignals(False)
+        self._feature_value = feature
+        self._build()
+        index = self.feature.findData(feature)
+        if index < 0:
+            self.feature.blockSignals(True)
+            self.feature.clear()
+            self.feature.addItem("Automatic", "auto")
+            if feature != "auto":
+                label = f"Feature {feature + 1}" if isinstance(feature, int) else str(feature)
+                self.feature.addItem(label, feature)
+            self.feature.setCurrentIndex(self.feature.count() - 1)
+            self.feature.blockSignals(False)
+        else:
+            self.feature.setCurrentIndex(index)
+
+    def kernel_params(self) -> dict:
+        params, _ = self.collect()
+        return {k: v for k, v in params.items() if k in KERNEL_NAMES}
+
+    def set_kernel_params(self, values: dict) -> None:
+        self._shared.update(values)
+        for name, value in values.items():
+            w = self._widgets.get(name)
+            if w is not None:
+                w.set_value(value)
+        self._update_visibility()

@@ -166,6 +166,13 @@ def _check_inputs(
         scale = max(np.max(np.abs(Kzz)), 1.0)
         if not np.allclose(Kzz, Kzz.T, rtol=0.0, atol=1e-10 * scale):
             raise ValueError("Kzz must be symmetric (a kernel matrix of the centers).")
+        lowest = sla.eigvalsh(Kzz, subset_by_index=[0, 0])[0]
+        if lowest < -1e-8 * scale:
+            raise ValueError(
+                f"Kzz has a negative eigenvalue ({lowest:.3g}): with regularizer='rkhs' the "
+                "program would not be convex. Use a positive semi-definite kernel or "
+                "regularizer='l2'."
+            )
     label_index = None
     if groups is not None:
         groups = np.asarray(groups)
@@ -188,14 +195,8 @@ def _group_matrix(label_index: np.ndarray | None, n: int) -> sp.csr_array | None
 
 
 def _psd_root(Kzz: np.ndarray) -> np.ndarray:
-    """R with R'R = Kzz (rows scaled eigenvectors); refuses an indefinite Kzz (non-convex program)."""
+    """R with R'R = Kzz, rows the scaled eigenvectors (Kzz was checked to be semi-definite)."""
     s, V = sla.eigh(Kzz)
-    scale = max(abs(s[-1]), 1.0)
-    if s[0] < -1e-8 * scale:
-        raise ValueError(
-            f"Kzz has a negative eigenvalue ({s[0]:.3g}): with regularizer='rkhs' the program would "
-            "not be convex. Use a positive semi-definite kernel or regularizer='l2'."
-        )
     # Keep every positive eigenvalue: a direction whose penalty were dropped while K still acts on
     # it (however weakly) would be left unregularized, and a least-squares solve blows it up.
     keep = s > 0
@@ -599,10 +600,13 @@ def _solve_qp(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_i
     prog = _build_program(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta)
     alpha, b, status = _clarabel_qp(prog, max_iter)
     notes = [] if status == "optimal" else [f"Clarabel stopped {status}"]
-    if regularizer == "l1" and mu > 0 and np.any(alpha):
+    if regularizer == "l1" and mu > 0:
         # An interior point approaches the optimal face from inside: the coefficients the l1
-        # penalty removes come out ~1e-10 relative instead of 0. Set those to exactly zero.
-        alpha[np.abs(alpha) <= zero_tol * np.max(np.abs(alpha))] = 0.0
+        # penalty removes come out ~1e-10 of the largest instead of 0 (or all ~1e-20 when the
+        # penalty removes every one). Set those to exactly zero.
+        effect = np.abs(alpha) * np.max(np.abs(Kxz), axis=0)
+        negligible = effect <= 1e-12 * max(np.max(np.abs(y)), np.finfo(float).tiny)
+        alpha[negligible | (np.abs(alpha) <= zero_tol * np.max(np.abs(alpha)))] = 0.0
     return alpha, b, "clarabel-qp", status, notes
 
 

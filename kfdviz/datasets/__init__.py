@@ -8,11 +8,13 @@ benchmark write -1/+1, label 1 is their +1 and label 0 their -1. Nothing here im
 - ``load_table(path, ...)`` -> :class:`LoadedData`, ``load(path, ...)`` -> (X, y),
   ``save(path, X, y, roles=None)``: CSV/TSV, NPZ and svmlight files.
 - ``load_ida(folder, name, realization)``: the IDA benchmark's train/test realizations.
+- :class:`DrawnDataset`: the editable point set behind the drawing canvas, with undo/redo.
 """
 
 from . import banana as _banana  # noqa: F401  (importing a generator module registers it)
 from . import paper_sets as _paper_sets  # noqa: F401
 from . import toys as _toys  # noqa: F401
+from .drawing import MAX_CLASSES, Change, DrawnDataset
 from .errors import DataFileError, DataFileNotFoundError
 from .files import FORMATS, LoadedData, load, load_table, save
 from .ida import ida_names, ida_realizations, load_ida
@@ -20,8 +22,11 @@ from .registry import describe, make, names
 
 __all__ = [
     "FORMATS",
+    "MAX_CLASSES",
+    "Change",
     "DataFileError",
     "DataFileNotFoundError",
+    "DrawnDataset",
     "LoadedData",
     "describe",
     "ida_names",

@@ -98,7 +98,7 @@ def test_linear_kernel_tiny_mu_is_lda(seed):
     assert cosine == pytest.approx(1.0, abs=1e-8)  # same angle, same orientation (class 1 up)
     # N (rank 3, n = 80) + tiny mu is solved on its range, and the fit says so.
     assert est.diagnostics_["method"] == "range"
-    assert any("nearly singular" in w for w in est.diagnostics_["warnings"])
+    assert any("nearly singular" in text for text in est.diagnostics_["warnings"])
 
 
 def _unbalanced(n, seed):

@@ -39,8 +39,22 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
     window = MainWindow(preset, settings=settings, restore=screenshot is None)
     window.show()
     if screenshot:
-        return _screenshot(app, window, Path(screenshot))
-    return app.exec()
+        code = _screenshot(app, window, Path(screenshot))
+    else:
+        code = app.exec()
+    _dispose(window)
+    return code
+
+
+def _dispose(window) -> None:
+    """Delete the window while Qt is still up: left to the interpreter's exit, the order in
+    which Python frees the window and the application is arbitrary, and Qt may crash."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    if window.isVisible():
+        window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def _screenshot(app, window, path: Path) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QFormLayout,
     QGroupBox,
     QLabel,
@@ -18,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..estimators import registry
-from .params import InvalidValue, ParamWidget, make_param_widget
+from .params import InvalidValue, ParamWidget, compact_combo, make_param_widget
 
 KERNEL_NAMES = ("kernel", "width", "degree", "coef0")
 KIND_ORDER = {"classifier": 0, "features": 1, "embedding": 2, "novelty": 3, "regressor": 4}
@@ -54,12 +53,12 @@ class AlgorithmPanel(QWidget):
         self._rows: dict[str, tuple[QWidget, QWidget]] = {}
         self._feature_value: int | str = "auto"
 
-        self.combo = QComboBox()
+        self.combo = compact_combo(12)
         self.combo.setToolTip("The algorithm to fit (the compare layout can show up to three)")
         self.description = QLabel("")
         self.description.setWordWrap(True)
         self.description.setStyleSheet("font-size: 8pt;")
-        self.feature = QComboBox()
+        self.feature = compact_combo(10)
         self.feature.setToolTip(
             "Which output is drawn: the decision value f(x) = w·Φ(x) + b of a classifier, or "
             "the j-th feature (projection onto the j-th direction w_j)"

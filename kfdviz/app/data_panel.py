@@ -6,7 +6,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
@@ -23,9 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from .. import datasets
+from ..datasets.drawing import MAX_CLASSES
 from ..views.style import class_color
-
-MAX_CLASSES = 9
+from .params import compact_combo
 
 
 class DataPanel(QWidget):
@@ -39,7 +38,7 @@ class DataPanel(QWidget):
         # -- generator ------------------------------------------------------------------------
         gen_box = QGroupBox("Generate")
         form = QFormLayout(gen_box)
-        self.generator = QComboBox()
+        self.generator = compact_combo(12)
         for name in datasets.names():
             info = datasets.describe(name)
             if info["dimension"] > 3 and name not in ("iris",):

@@ -197,7 +197,7 @@ class MainWindow(QMainWindow):
         self.tool_group.triggered.connect(lambda a: self.set_tool(a.data()))
         self.tool_actions["pan"].setChecked(True)
         self.class_actions = []
-        for k in range(9):
+        for k in range(DataModel.max_classes):
             a = self._action(
                 f"Class {k + 1}",
                 str(k + 1),
@@ -291,20 +291,38 @@ class MainWindow(QMainWindow):
         self.single = QStackedWidget()
         self.single.addWidget(self.input_view)
         self.single.addWidget(self.input3d)
-        self.compare_view = CompareView(theme=self.theme)
-        self.compare_view.activated.connect(self.activate_compare_panel)
-        self.compare_view.algorithm_chosen.connect(self._compare_algorithm_chosen)
-        self.compare_view.count_changed.connect(self.set_compare_count)
+        self._compare_view: CompareView | None = None
         self.central = QStackedWidget()
         self.central.addWidget(self.single)
-        self.central.addWidget(self.compare_view)
         self.setCentralWidget(self.central)
-        for view in [self.input_view, *self.compare_view.views()]:
-            vb = view.viewbox
-            vb.clicked.connect(lambda x, y, v=view: self._canvas_click(v, x, y))
-            vb.pressed.connect(lambda x, y, v=view: self._canvas_press(v, x, y))
-            vb.dragged.connect(lambda x, y, v=view: self._canvas_drag(v, x, y))
-            vb.released.connect(lambda x, y, v=view: self._canvas_release(v, x, y))
+        self._connect_canvas(self.input_view)
+
+    def _connect_canvas(self, view: InputSpaceView) -> None:
+        vb = view.viewbox
+        vb.clicked.connect(lambda x, y, v=view: self._canvas_click(v, x, y))
+        vb.pressed.connect(lambda x, y, v=view: self._canvas_press(v, x, y))
+        vb.dragged.connect(lambda x, y, v=view: self._canvas_drag(v, x, y))
+        vb.released.connect(lambda x, y, v=view: self._canvas_release(v, x, y))
+
+    @property
+    def compare_view(self) -> CompareView:
+        """The compare layout, built the first time it is needed (it is not, at start-up)."""
+        if self._compare_view is None:
+            view = CompareView(theme=self.theme)
+            view.activated.connect(self.activate_compare_panel)
+            view.algorithm_chosen.connect(self._compare_algorithm_chosen)
+            view.count_changed.connect(self.set_compare_count)
+            self._compare_view = view
+            self.central.addWidget(view)
+            for v in view.views():
+                self._connect_canvas(v)
+                v.set_theme(self.theme)
+                v.set_tool_active(self.tool != "pan")
+                v.set_options(
+                    expansion=self.input_view._show_expansion,
+                    contours=self.contours_action.isChecked(),
+                )
+        return self._compare_view
 
     def _dock(self, title: str, widget: QWidget, area, name: str) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -336,7 +354,7 @@ class MainWindow(QMainWindow):
         algo_scroll.setWidgetResizable(True)
         algo_scroll.setWidget(self.algorithm_panel)
         for scroll in (data_scroll, algo_scroll):
-            scroll.setMinimumWidth(300)
+            scroll.setMinimumWidth(325)
             scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.data_dock = self._dock("Data", data_scroll, left, "data")
         self.algorithm_dock = self._dock("Algorithm", algo_scroll, left, "algorithm")
@@ -344,14 +362,14 @@ class MainWindow(QMainWindow):
         self.embedding_view = Scatter3DView(theme=self.theme)
         self.diagnostics_view = DiagnosticsView(theme=self.theme)
         for view in (self.outputs_view, self.embedding_view, self.diagnostics_view):
-            view.setMinimumWidth(300)
+            view.setMinimumWidth(290)
         self.outputs_dock = self._dock("Outputs", self.outputs_view, right, "outputs")
         self.embedding_dock = self._dock("Embedding", self.embedding_view, right, "embedding")
         self.diagnostics_dock = self._dock(
             "Diagnostics", self.diagnostics_view, right, "diagnostics"
         )
         self.tabifyDockWidget(self.embedding_dock, self.diagnostics_dock)
-        self.embedding_dock.raise_()
+        self.diagnostics_dock.raise_()
         self.resizeDocks([self.data_dock, self.outputs_dock], [300, 380], Qt.Orientation.Horizontal)
 
     def _build_toolbar_and_menus(self) -> None:
@@ -689,7 +707,7 @@ class MainWindow(QMainWindow):
             self.outputs_view,
             self.embedding_view,
             self.diagnostics_view,
-            self.compare_view,
+            *([self._compare_view] if self._compare_view is not None else []),
         ):
             view.set_theme(self.theme)
         self.dark_action.blockSignals(True)
@@ -697,7 +715,11 @@ class MainWindow(QMainWindow):
         self.dark_action.blockSignals(False)
 
     def _all_views(self) -> list[InputSpaceView]:
-        return [self.input_view, *self.compare_view.views()]
+        compare = self._compare_view.views() if self._compare_view is not None else []
+        return [self.input_view, *compare]
+
+    def _compare_panels(self) -> list:
+        return self._compare_view.panels if self._compare_view is not None else []
 
     def _toggle_expansion(self, on: bool) -> None:
         for v in self._all_views():
@@ -753,7 +775,7 @@ class MainWindow(QMainWindow):
     def _canvas_press(self, view: InputSpaceView, x: float, y: float) -> None:
         if not self._can_draw():
             return
-        self._stroke = object()
+        self._stroke = self.data.new_stroke()
         self._moving = view.nearest_point(x, y) if self.tool == "move" else None
         if self.tool == "spray":
             self._spray(view, x, y, merge=self._stroke)
@@ -801,7 +823,7 @@ class MainWindow(QMainWindow):
         d2 = ((P[:, 0] - x) / sx) ** 2 + ((P[:, 1] - y) / sy) ** 2
         hit = np.flatnonzero(d2 <= ERASE_PIXELS**2)
         if hit.size:
-            self.data.remove(hit, merge=merge)
+            self.data.remove(hit)
 
     # -- data changes --------------------------------------------------------------------------
     def _split_changed(self, ratio: float) -> None:
@@ -831,11 +853,11 @@ class MainWindow(QMainWindow):
             else:
                 axes = ("x₁", "x₂", "x₃")
             self.input3d.set_points(pts3, labels, test, axes, f"Input data ({data.dimension}-D)")
-            for panel in self.compare_view.panels:
+            for panel in self._compare_panels():
                 panel.show_3d(self.theme).set_points(pts3, labels, test, axes, "")
         else:
             self.single.setCurrentWidget(self.input_view)
-            for panel in self.compare_view.panels:
+            for panel in self._compare_panels():
                 panel.show_2d()
         n = data.n
         if data.regression:
@@ -1110,7 +1132,7 @@ class MainWindow(QMainWindow):
             keys = ", ".join(s.toString() for s in a.shortcuts())
             if keys and not a.text().startswith("Class "):
                 rows.append(f"<tr><td><b>{keys}</b></td><td>{a.toolTip()}</td></tr>")
-        rows.append("<tr><td><b>1 … 9</b></td><td>Choose the class to draw</td></tr>")
+        rows.append("<tr><td><b>1 … 8</b></td><td>Choose the class to draw</td></tr>")
         QMessageBox.information(
             self, "Keyboard shortcuts", "<table cellspacing=4>" + "".join(rows) + "</table>"
         )

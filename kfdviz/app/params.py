@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -48,6 +49,14 @@ CHOICE_LABELS = {
     "translate-y": "y-shift",
     "scale": "scaling",
 }
+
+
+def compact_combo(min_chars: int = 8) -> QComboBox:
+    """A combo box that does not insist on the width of its longest item (panels are narrow)."""
+    combo = QComboBox()
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(min_chars)
+    return combo
 
 
 class InvalidValue(ValueError):
@@ -263,7 +272,7 @@ class OptionalIntParam(ParamWidget):
 class ChoiceParam(ParamWidget):
     def __init__(self, spec, parent=None):
         super().__init__(spec, parent)
-        self.combo = QComboBox()
+        self.combo = compact_combo()
         for choice in spec.choices:
             self.combo.addItem(CHOICE_LABELS.get(str(choice), str(choice)), choice)
         self.combo.setToolTip(spec.tooltip)
@@ -317,17 +326,17 @@ class TupleChoiceParam(ParamWidget):
 
     def __init__(self, spec, parent=None):
         super().__init__(spec, parent)
-        row = QHBoxLayout()
+        row = QGridLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(6)
+        row.setHorizontalSpacing(6)
+        row.setVerticalSpacing(0)
         self.boxes = {}
-        for choice in spec.choices:
+        for i, choice in enumerate(spec.choices):
             box = QCheckBox(CHOICE_LABELS.get(str(choice), str(choice)))
             box.setToolTip(spec.tooltip)
             box.toggled.connect(lambda _b: self.changed.emit())
             self.boxes[choice] = box
-            row.addWidget(box)
-        row.addStretch(1)
+            row.addWidget(box, i // 2, i % 2)
         self.holder = QWidget()
         self.holder.setLayout(row)
         outer = QVBoxLayout(self)

@@ -118,15 +118,12 @@ class InputSpaceView(QWidget):
         self.curve = pg.PlotCurveItem()
         self.curve.setZValue(7)
         self.item.addItem(self.curve)
-        self.train_scatter = pg.ScatterPlotItem(size=9, hoverable=False)
-        self.train_scatter.setZValue(10)
-        self.test_scatter = pg.ScatterPlotItem(size=9, hoverable=False)
-        self.test_scatter.setZValue(11)
+        self._scatters: dict[tuple[int, bool], pg.ScatterPlotItem] = {}
         self.expansion_scatter = pg.ScatterPlotItem()
         self.expansion_scatter.setZValue(12)
         self.highlight = pg.ScatterPlotItem(size=18)
         self.highlight.setZValue(13)
-        for it in (self.train_scatter, self.test_scatter, self.expansion_scatter, self.highlight):
+        for it in (self.expansion_scatter, self.highlight):
             self.item.addItem(it)
         self.hint = pg.TextItem("", anchor=(0.5, 0.5))
         self.hint.setZValue(20)
@@ -195,44 +192,48 @@ class InputSpaceView(QWidget):
         self._test = np.asarray(test_mask, dtype=bool).reshape(-1)
         self._redraw_points()
 
-    def _brushes_pens(self, idx: np.ndarray, test: bool):
-        theme = self.theme
-        brushes, pens, symbols = [], [], []
-        for i in idx:
-            k = 0 if self._labels is None else int(self._labels[i])
-            color = class_qcolor(k) if self._labels is not None else QColor(theme.foreground)
-            if test:
-                brushes.append(pg.mkBrush(theme.test_fill))
-                pens.append(pg.mkPen(color, width=2.0))
-            else:
-                brushes.append(pg.mkBrush(color))
-                pens.append(pg.mkPen(theme.point_edge, width=0.8))
-            symbols.append(class_symbol(k))
-        return brushes, pens, symbols
+    def _scatter(self, key: tuple[int, bool]) -> pg.ScatterPlotItem:
+        """The scatter item of one class and role (one item each: per-point styles are slow)."""
+        item = self._scatters.get(key)
+        if item is None:
+            item = pg.ScatterPlotItem(hoverable=False)
+            item.setZValue(11 if key[1] else 10)
+            self.item.addItem(item)
+            self._scatters[key] = item
+        return item
 
     def _redraw_points(self) -> None:
         P, test = self._points, self._test
-        for scatter, mask, is_test in (
-            (self.train_scatter, ~test, False),
-            (self.test_scatter, test, True),
-        ):
-            idx = np.flatnonzero(mask)
-            if idx.size == 0:
-                scatter.setData([], [])
-                continue
-            brushes, pens, symbols = self._brushes_pens(idx, is_test)
-            scatter.setData(
-                x=P[idx, 0],
-                y=P[idx, 1],
-                brush=brushes,
-                pen=pens,
-                symbol=symbols,
-                size=9 if not is_test else 8,
-                data=idx,
-            )
+        theme = self.theme
+        labels = self._labels if self._labels is not None else np.zeros(P.shape[0], int)
+        used = set()
+        for k in np.unique(labels) if P.shape[0] else []:
+            color = class_qcolor(int(k)) if self._labels is not None else QColor(theme.foreground)
+            for is_test in (False, True):
+                idx = np.flatnonzero((labels == k) & (test == is_test))
+                if idx.size == 0:
+                    continue
+                key = (int(k), is_test)
+                used.add(key)
+                if is_test:
+                    brush, pen, size = pg.mkBrush(theme.test_fill), pg.mkPen(color, width=2.0), 8
+                else:
+                    brush, pen, size = pg.mkBrush(color), pg.mkPen(theme.point_edge, width=0.8), 9
+                self._scatter(key).setData(
+                    x=P[idx, 0],
+                    y=P[idx, 1],
+                    brush=brush,
+                    pen=pen,
+                    size=size,
+                    symbol=class_symbol(int(k)),
+                    data=idx,
+                )
+        for key, item in self._scatters.items():
+            if key not in used:
+                item.setData([], [])
         if P.shape[0] == 0:
             self.hint.setText(
-                "Click to add points of the selected class (keys 1–9 choose it)."
+                "Click to add points of the selected class (keys 1–8 choose it)."
                 if not self._regression
                 else "Click to add (x, y) samples."
             )

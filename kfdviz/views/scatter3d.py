@@ -77,6 +77,21 @@ class Scatter3DView(QWidget):
         layout.addWidget(self.notice)
 
         self.gl_view = None
+        self.projections: list = []
+        self._built = False
+        self.set_theme(theme)
+
+    # -- construction --------------------------------------------------------------------------
+    def showEvent(self, event) -> None:
+        # Built when first shown: importing PyOpenGL and making a context costs about a second,
+        # which start-up should not pay for a view that is not on screen.
+        self.ensure_built()
+        super().showEvent(event)
+
+    def ensure_built(self) -> None:
+        if self._built:
+            return
+        self._built = True
         if self.uses_gl:
             self._build_gl()
         else:
@@ -85,11 +100,10 @@ class Scatter3DView(QWidget):
                 "three 2-D projections."
             )
             self.notice.show()
-        self._build_projections()
+            self._build_projections()
         self.stack.setCurrentIndex(0)
-        self.set_theme(theme)
+        self.set_theme(self.theme)
 
-    # -- construction --------------------------------------------------------------------------
     def _build_gl(self) -> None:
         import pyqtgraph.opengl as gl
 
@@ -133,8 +147,7 @@ class Scatter3DView(QWidget):
             self.projections.append((w, a, b, train, test))
             row.addWidget(w)
         self.stack.addWidget(holder)
-        if not self.uses_gl:
-            self.stack.setCurrentWidget(holder)
+        self.stack.setCurrentWidget(holder)
 
     # -- data ----------------------------------------------------------------------------------
     def set_theme(self, theme: Theme) -> None:
@@ -189,6 +202,8 @@ class Scatter3DView(QWidget):
         return out
 
     def _redraw(self) -> None:
+        if not self._built:
+            return
         P = self._points
         if self.gl_view is not None:
             Q, _, _ = _normalized(P)

@@ -1,13 +1,21 @@
 """Kernel expansions f(x) = sum_i alpha_i k(z_i, x) + b, and their fast evaluation.
 
 Every feature the papers' algorithms produce (KPCA with its centring, oriented KPCA, KFD, KOC) is
-such an expansion, so one evaluator serves every level-set picture. On a regular 2-D grid the
-Gaussian kernel factorizes, exp(-((gx - z1)^2 + (gy - z2)^2)/c) = exp(-(gx - z1)^2/c) exp(-(gy - z2)^2/c),
-and the whole grid is one matrix product B diag(alpha) A' instead of (grid x centers) exponentials.
+such an expansion, so one evaluator serves every level-set picture. On a regular 2-D grid two
+kernels have exact fast paths:
+
+- Gaussian: exp(-((gx - z1)^2 + (gy - z2)^2)/c) = exp(-(gx - z1)^2/c) exp(-(gy - z2)^2/c), so the
+  whole grid is one matrix product B diag(alpha) A' instead of (grid x centers) exponentials.
+- Polynomial and linear: sum_i alpha_i (x.z_i + c)^p is a polynomial of degree p in the grid
+  coordinates. Its (p+1) x (p+1) monomial coefficients are summed from the centers once, and the
+  grid is two small Vandermonde products. The monomials are taken in box-centred, box-scaled
+  coordinates, and a round-off bound decides whether this path is as accurate as the direct sum;
+  where it is not (high degrees, heavy cancellation) the direct sum is used.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -81,18 +89,107 @@ class Expansion:
                 f"{self.centers.shape[1]} dimensions."
             )
         if self.kernel.name == "rbf":
-            return self._rbf_grid(xs, ys)
+            return self._rbf_grid(xs, ys, check_cancel)
+        fast = self._polynomial_grid(xs, ys)
+        if fast is not None:
+            return fast
+        return self._direct_grid(xs, ys, check_cancel)
+
+    def _direct_grid(self, xs, ys, check_cancel=None) -> np.ndarray:
+        """The grid by evaluating every point (the reference the fast paths are checked against)."""
         gx, gy = np.meshgrid(xs, ys)
         points = np.column_stack([gx.ravel(), gy.ravel()])
         values = self.evaluate(points, check_cancel=check_cancel)
         return values.T.reshape(self.n_features, ys.size, xs.size)
 
-    def _rbf_grid(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    def _rbf_grid(self, xs: np.ndarray, ys: np.ndarray, check_cancel=None) -> np.ndarray:
         c = self.kernel.width
-        z1, z2 = self.centers[:, 0], self.centers[:, 1]
-        A = np.exp(-((xs[:, None] - z1[None, :]) ** 2) / c)  # (nx, m)
-        B = np.exp(-((ys[:, None] - z2[None, :]) ** 2) / c)  # (ny, m)
+        m = self.centers.shape[0]
         out = np.empty((self.n_features, ys.size, xs.size))
-        for j in range(self.n_features):
-            out[j] = (B * self.coef[:, j]) @ A.T + self.offset[j]
+        out[:] = self.offset[:, None, None]
+        # Chunks of centers keep the factor matrices A (nx, block) and B (ny, block) bounded.
+        step = chunk_rows(m, xs.size + ys.size, factor=2)
+        for start in range(0, m, step):
+            if check_cancel is not None:
+                check_cancel()
+            z = self.centers[start : start + step]
+            A = np.exp(-((xs[:, None] - z[None, :, 0]) ** 2) / c)  # (nx, block)
+            B = np.exp(-((ys[:, None] - z[None, :, 1]) ** 2) / c)  # (ny, block)
+            coef = self.coef[start : start + step]
+            for j in range(self.n_features):
+                out[j] += (B * coef[:, j]) @ A.T
         return out
+
+    def _polynomial_grid(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
+        """Exact grid values of a polynomial or linear expansion, or None to use the direct sum.
+
+        With u = (gx - x0)/hx and v = (gy - y0)/hy in [-1, 1] (x0, y0 the box centre),
+        x.z_i + c = u a_i + v b_i + c_i, a_i = hx z_i1, b_i = hy z_i2, c_i = x0 z_i1 + y0 z_i2 + c,
+        and by the multinomial theorem
+        sum_i alpha_i (u a_i + v b_i + c_i)^p = sum_{s+t<=p} T[s, t] u^s v^t,
+        T[s, t] = p! / (s! t! (p-s-t)!) sum_i alpha_i a_i^s b_i^t c_i^(p-s-t).
+        """
+        kern = self.kernel
+        p, c0 = (1, 0.0) if kern.name == "linear" else (int(kern.degree), float(kern.coef0))
+        if p > _MAX_POLY_GRID_DEGREE or xs.size == 0 or ys.size == 0:
+            return None
+        x0, hx = _centre_and_half_width(xs)
+        y0, hy = _centre_and_half_width(ys)
+        z1, z2 = self.centers[:, 0], self.centers[:, 1]
+        a, b, cc = hx * z1, hy * z2, x0 * z1 + y0 * z2 + c0
+        pa, pb, pc = _powers(a, p), _powers(b, p), _powers(cc, p)  # (m, p + 1) each
+        T = np.zeros((self.n_features, p + 1, p + 1))
+        for s in range(p + 1):
+            t = np.arange(p + 1 - s)
+            # G[i, t] = b_i^t c_i^(p-s-t), weighted by the multinomial coefficient.
+            G = pb[:, t] * pc[:, p - s - t] * _multinomial(p, s, t)
+            T[:, s, : p + 1 - s] = (self.coef * pa[:, [s]]).T @ G
+        U = _powers((xs - x0) / hx, p)  # (nx, p + 1)
+        V = _powers((ys - y0) / hy, p)  # (ny, p + 1)
+        out = np.einsum("bt,jst,as->jba", V, T, U, optimize=True)
+        if not np.all(np.isfinite(out)):
+            return None
+        # Round-off of this path is at most about (2p + 8) eps * sum_i |alpha_i| R_i^p with
+        # R_i = |a_i| + |b_i| + |c_i| (every term of the expansion above, taken in absolute
+        # value, with |u|, |v| <= 1). The direct sum's own round-off is eps * sum_i
+        # |alpha_i| |x.z_i + c|^p, estimated at the corners, edge midpoints and centre of the box.
+        bound = (np.abs(self.coef).T @ (np.abs(a) + np.abs(b) + np.abs(cc)) ** p) * (
+            (2.0 * p + 8.0) * np.finfo(float).eps
+        )
+        corners_x, corners_y = np.meshgrid([xs.min(), x0, xs.max()], [ys.min(), y0, ys.max()])
+        probe = np.column_stack([corners_x.ravel(), corners_y.ravel()])
+        direct_scale = (np.abs(probe @ self.centers.T + c0) ** p) @ np.abs(self.coef)  # (9, k)
+        direct_err = _DIRECT_ROUNDOFF_FACTOR * np.finfo(float).eps * direct_scale.max(axis=0)
+        values = np.abs(out).reshape(self.n_features, -1).max(axis=1)
+        if np.any(bound > np.maximum(_POLY_GRID_RTOL * values, direct_err)):
+            return None
+        out += self.offset[:, None, None]
+        return out
+
+
+# Above this degree the monomial table is not used (its round-off grows like 3^degree).
+_MAX_POLY_GRID_DEGREE = 24
+# The polynomial grid path is used when its round-off bound is below this fraction of the largest
+# value on the grid, or within _DIRECT_ROUNDOFF_FACTOR x eps of the direct sum's own scale.
+_POLY_GRID_RTOL = 1e-11
+_DIRECT_ROUNDOFF_FACTOR = 100.0
+
+
+def _centre_and_half_width(axis: np.ndarray) -> tuple[float, float]:
+    lo, hi = float(axis.min()), float(axis.max())
+    half = 0.5 * (hi - lo)
+    return 0.5 * (lo + hi), (half if half > 0 else 1.0)
+
+
+def _powers(x: np.ndarray, p: int) -> np.ndarray:
+    """x[:, None] ** [0, 1, ..., p] by repeated multiplication (0^0 = 1)."""
+    out = np.empty((x.size, p + 1))
+    out[:, 0] = 1.0
+    for e in range(1, p + 1):
+        np.multiply(out[:, e - 1], x, out=out[:, e])
+    return out
+
+
+def _multinomial(p: int, s: int, t: np.ndarray) -> np.ndarray:
+    """p! / (s! t! (p - s - t)!) for each t, exactly (integers) then as floats."""
+    return np.array([math.comb(p, s) * math.comb(p - s, int(ti)) for ti in t], dtype=float)

@@ -2,7 +2,10 @@
 
 KPCA is the Rayleigh coefficient with S_I the covariance (eq. 2) and S_N the identity; in
 expansion coefficients it is the symmetric eigenproblem of the centred Gram matrix, solved here
-with a partial eigensolver (only the leading eigenpairs are computed).
+with a partial eigensolver (only the leading eigenpairs are computed): ARPACK's Lanczos
+iteration (matrix-vector products only) for a few components of a large matrix, LAPACK's
+``syevr`` otherwise or where ARPACK does not converge. Both compute the same eigenpairs to
+machine precision; they differ only in cost.
 """
 
 from __future__ import annotations
@@ -11,6 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
+from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
+
+EIGEN_SOLVERS = ("auto", "arpack", "dense")
+# scikit-learn's KernelPCA policy, confirmed here by measurement: above 200 points and below 10
+# components the Lanczos iteration is faster (5x at n = 1000, 25x at n = 2000 for a Gaussian
+# kernel; still 1.5-2x where the spectrum decays slowly, e.g. very narrow widths).
+ARPACK_MIN_POINTS = 200
+ARPACK_MAX_COMPONENTS = 10
 
 
 @dataclass(frozen=True)
@@ -19,21 +30,65 @@ class CentredEigenSolution:
     coef: np.ndarray  # (n, k): uncentred expansion coefficients of the unit-norm features
     offset: np.ndarray  # (k,)
     spectrum: np.ndarray  # leading eigenvalues, for diagnostics
+    solver: str = "dense"  # "arpack" or "dense": the one that produced the eigenpairs
 
 
-def centred_kpca(K: np.ndarray, n_components: int, *, tol: float = 1e-12) -> CentredEigenSolution:
+def choose_solver(n: int, k: int, eigen_solver: str = "auto") -> str:
+    if eigen_solver not in EIGEN_SOLVERS:
+        raise ValueError(
+            f"Unknown eigen_solver={eigen_solver!r}: choose one of {', '.join(EIGEN_SOLVERS)}."
+        )
+    if eigen_solver != "auto":
+        return eigen_solver if k < n else "dense"
+    return "arpack" if n > ARPACK_MIN_POINTS and k < ARPACK_MAX_COMPONENTS else "dense"
+
+
+def _centre(K: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """H K H with H = I - 11'/n, in one new array; also K's row means and total mean."""
+    row_means = K.mean(axis=1)
+    total_mean = float(row_means.mean())
+    Kc = np.subtract(K, row_means[:, None])
+    Kc -= row_means[None, :]
+    Kc += total_mean
+    return Kc, row_means, total_mean
+
+
+def _leading_arpack(Kc: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    n = Kc.shape[0]
+    # A fixed start vector keeps fits repeatable; the constant vector would be a poor one (it is
+    # in H K H's null space).
+    v0 = np.random.RandomState(0).uniform(-1.0, 1.0, n)
+    return eigsh(Kc, k, which="LA", tol=0.0, v0=v0)
+
+
+def _leading_dense(Kc: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    n = Kc.shape[0]
+    return linalg.eigh(Kc, subset_by_index=[n - k, n - 1], driver="evr", check_finite=False)
+
+
+def centred_kpca(
+    K: np.ndarray, n_components: int, *, tol: float = 1e-12, eigen_solver: str = "auto"
+) -> CentredEigenSolution:
     """Leading eigenpairs of H K H; features are projections onto unit vectors in feature space.
 
     A feature f(x) = sum_i beta_i k~(x_i, x) with the centred kernel k~ is rewritten as an
     ordinary expansion sum_i a_i k(x_i, x) + c, with a = H beta and
-    c = -beta' r + (1'beta) mean(K), where r holds K's row means.
+    c = -beta' r + (1'beta) mean(K), where r holds K's row means. ``eigen_solver`` is "auto"
+    (ARPACK for fewer than 10 components of more than 200 points, as scikit-learn decides),
+    "arpack" or "dense".
     """
     n = K.shape[0]
-    row_means = K.mean(axis=1)
-    total_mean = row_means.mean()
-    Kc = K - row_means[:, None] - row_means[None, :] + total_mean
+    Kc, row_means, total_mean = _centre(K)
     k = min(n_components, n)
-    vals, vecs = linalg.eigh(Kc, subset_by_index=[n - k, n - 1], driver="evr")
+    solver = choose_solver(n, k, eigen_solver)
+    if solver == "arpack":
+        try:
+            vals, vecs = _leading_arpack(Kc, k)
+        except (ArpackNoConvergence, ArpackError):
+            solver = "dense"
+    if solver == "dense":
+        vals, vecs = _leading_dense(Kc, k)
+    del Kc
     order = np.argsort(vals)[::-1]
     vals, vecs = vals[order], vecs[:, order]
     # Deterministic signs: largest-magnitude entry positive.
@@ -44,4 +99,4 @@ def centred_kpca(K: np.ndarray, n_components: int, *, tol: float = 1e-12) -> Cen
     beta = vecs / np.sqrt(vals)
     coef = beta - beta.mean(axis=0)
     offset = -(row_means @ beta) + beta.sum(axis=0) * total_mean
-    return CentredEigenSolution(vals, coef, offset, vals)
+    return CentredEigenSolution(vals, coef, offset, vals, solver)

@@ -9,12 +9,16 @@ from __future__ import annotations
 import numpy as np
 
 
+def _onehot(y_index: np.ndarray, n_classes: int) -> np.ndarray:
+    onehot = np.zeros((y_index.size, n_classes))
+    onehot[np.arange(y_index.size), y_index] = 1.0
+    return onehot
+
+
 def class_means(Kzx: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarray:
     """mu_j = mean of class j's columns of Kzx (eq. 5), as an m x r matrix."""
     counts = np.bincount(y_index, minlength=n_classes).astype(float)
-    onehot = np.zeros((Kzx.shape[1], n_classes))
-    onehot[np.arange(Kzx.shape[1]), y_index] = 1.0
-    return (Kzx @ onehot) / counts
+    return (Kzx @ _onehot(y_index, n_classes)) / counts
 
 
 def covariance(Kzx: np.ndarray) -> np.ndarray:
@@ -25,9 +29,18 @@ def covariance(Kzx: np.ndarray) -> np.ndarray:
 
 
 def within_class_scatter(Kzx: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarray:
-    """N = Kzx D Kxz, D = I - sum_j v_j v_j' (eq. 7): the sum of per-class centred scatters."""
-    means = class_means(Kzx, y_index, n_classes)
-    centred = Kzx - means[:, y_index]
+    """N = Kzx D Kxz, D = I - sum_j v_j v_j' (eq. 7): the sum of per-class centred scatters.
+
+    Formed as C C' with C = Kzx minus each column's class mean: numpy hands ``C @ C.T`` to BLAS
+    syrk, which computes one triangle (half the flops of a general product). The class means are
+    spread over the columns by a product with the one-hot matrix (exact: one nonzero term per
+    entry), which is several times faster than gathering ``means[:, y_index]``, and C is built
+    in that same buffer.
+    """
+    onehot = _onehot(y_index, n_classes)
+    counts = onehot.sum(axis=0)
+    centred = ((Kzx @ onehot) / counts) @ onehot.T
+    np.subtract(Kzx, centred, out=centred)
     return centred @ centred.T
 
 

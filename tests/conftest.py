@@ -73,6 +73,17 @@ else:
     )
 
 
+# One BLAS thread for the test run: the tests check numbers, not speed, and multi-threaded
+# OpenBLAS on the suite's small matrices can stall for minutes when the other core is busy
+# (spin-waiting threads). The speed of threaded BLAS is measured by `kfdviz bench` instead.
+try:
+    from threadpoolctl import threadpool_limits
+except ImportError:  # pragma: no cover - a dependency of scikit-learn
+    pass
+else:
+    _BLAS_LIMIT = threadpool_limits(1, user_api="blas")
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     data_dir = _data_dir()
     return [

@@ -156,7 +156,7 @@ def test_bad_input(iris):
     X, y = iris
     with pytest.raises(ValueError, match="at least two classes"):
         KernelOrthogonalCentroid().fit(X, np.zeros(len(X)))
-    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="one label per point"):
         KernelOrthogonalCentroid().fit(X, y[:-1])
     with pytest.raises(ValueError, match="algorithm"):
         KernelOrthogonalCentroid(algorithm="qr").fit(X, y)

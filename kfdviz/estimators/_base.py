@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
 from ..core.expansion import Expansion
 from ..core.kernels import KERNEL_NAMES, Kernel
@@ -27,6 +27,15 @@ class KernelEstimatorMixin:
 
     def _make_kernel(self) -> Kernel:
         return Kernel(self.kernel, float(self.width), int(self.degree), float(self.coef0))
+
+    def _check_X_y(self, X, y):
+        """Validate training data, saying plainly what is wrong with X and y together."""
+        n_x, n_y = _length(X), _length(y)
+        if n_x is not None and n_y is not None and n_x != n_y:
+            raise ValueError(
+                f"X has {n_x} rows but y has {n_y} labels: give exactly one label per point."
+            )
+        return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
 
     def _check_X(self, X, *, reset: bool) -> np.ndarray:
         return validate_data(
@@ -49,6 +58,18 @@ class KernelEstimatorMixin:
         check_is_fitted(self, "expansion_")
         coef = self.expansion_.coef
         return coef[:, 0] if coef.shape[1] == 1 else coef
+
+
+def _length(a) -> int | None:
+    try:
+        return _num_samples(a)
+    except TypeError:
+        return None
+
+
+def label_text(label) -> str:
+    """A class label as a user reads it: 7, not np.int64(7)."""
+    return repr(label.item() if isinstance(label, np.generic) else label)
 
 
 __all__ = ["KERNEL_PARAMETER_CONSTRAINTS", "BaseEstimator", "Expansion", "KernelEstimatorMixin"]

@@ -16,14 +16,14 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from ..core import scatter, tangents
+from ..core import fit_cache, scatter, tangents
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.rayleigh import solve_rayleigh
 from ..core.thresholds import THRESHOLD_NAMES, GaussianOutputModel, fit_threshold
-from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
 
 FORMULATIONS = ("rayleigh", "eigen", "qp", "sparse", "linear-sparse", "greedy")
 PROGRAM_LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")
@@ -123,20 +123,20 @@ class KernelFisherDiscriminant(
     # -- fitting ------------------------------------------------------------------------------
     def fit(self, X, y):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        X, y = self._check_X_y(X, y)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         n_classes = self.classes_.size
         if n_classes < 2:
             raise ValueError(
                 f"KernelFisherDiscriminant needs at least two classes, but y holds only one class "
-                f"({self.classes_[0]!r}); add points of another class."
+                f"({label_text(self.classes_[0])}); add points of another class."
             )
         counts = np.bincount(y_index)
         if counts.min() < 2:
             lonely = self.classes_[np.argmin(counts)]
             raise ValueError(
-                f"Class {lonely!r} has only {counts.min()} point; the within-class scatter needs "
+                f"Class {label_text(lonely)} has only {counts.min()} point; the within-class scatter needs "
                 "at least two points per class. Add points to that class."
             )
         if n_classes > 2 and self.formulation not in ("rayleigh", "eigen"):
@@ -153,11 +153,10 @@ class KernelFisherDiscriminant(
         else:
             Z, index = choose_centers(X, self.n_centers, self.centers, self.random_state, y=y_index)
             self.center_index_ = index
-            Kzx = kern(Z, X)
             if n_classes == 2:
-                self._fit_two_class(kern, X, Z, Kzx, y_index)
+                self._fit_two_class(kern, X, Z, y_index)  # computes or reuses Kzx itself
             else:
-                self._fit_multi_class(kern, X, Z, Kzx, y_index)
+                self._fit_multi_class(kern, X, Z, kern(Z, X), y_index)
         return self
 
     def _within_scatter(self, kern, X, Z, Kzx, y_index, n_classes):
@@ -185,13 +184,28 @@ class KernelFisherDiscriminant(
         )
         d["warnings"].extend(sol.warnings)
 
-    def _fit_two_class(self, kern, X, Z, Kzx, y_index):
+    def _fit_two_class(self, kern, X, Z, y_index):
         s = np.where(y_index == 1, 1.0, -1.0)
         Kzz = kern(Z, Z) if self.regularizer == "gram" else None
         if self.formulation in ("rayleigh", "eigen"):
-            means = scatter.class_means(Kzx, y_index, 2)
-            d = means[:, 1] - means[:, 0]
-            N = self._within_scatter(kern, X, Z, Kzx, y_index, 2)
+            # Kzx, the class means and N = Kzx D Kxz (+ tangent term) come from the fit cache
+            # (core/fit_cache.py), keyed by data, labels, kernel, centers and tangent settings:
+            # a refit that changes only mu, the regularizer or the threshold does no kernel
+            # work and no scatter product.
+            tangent_key = (
+                (tuple(self._tangent_names), self.tangent_step, self.tangent_weight)
+                if self._tangent_names and self.tangent_weight > 0
+                else ()
+            )
+            terms = fit_cache.two_class_terms(
+                kern,
+                X,
+                Z,
+                y_index,
+                within=lambda Kzx: self._within_scatter(kern, X, Z, Kzx, y_index, 2),
+                extra=tangent_key,
+            )
+            Kzx, d, N = terms.Kzx, terms.mean_difference, terms.N
             if self.formulation == "rayleigh":
                 sol = solve_rayleigh(
                     None, N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz, rank_one=d
@@ -207,6 +221,7 @@ class KernelFisherDiscriminant(
             self.rayleigh_quotient_ = float(sol.values[0])
             self.sparsity_ = 0.0
         else:
+            Kzx = kern(Z, X)
             a = self._solve_program(Kzx, s, Kzz if Kzz is not None else None, kern, Z)
         self._finish_two_class(kern, Z, a, Kzx, s)
 

@@ -6,11 +6,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import validate_data
 
 from ..core.expansion import Expansion
 from ..core.koc import KOC_ALGORITHMS, centroid_indicator, koc_cholesky, koc_gram_schmidt
-from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
 
 
 class KernelOrthogonalCentroid(
@@ -41,13 +40,13 @@ class KernelOrthogonalCentroid(
 
     def fit(self, X, y):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        X, y = self._check_X_y(X, y)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
             raise ValueError(
                 f"KernelOrthogonalCentroid needs at least two classes, but y holds only one class "
-                f"({self.classes_[0]!r})."
+                f"({label_text(self.classes_[0])})."
             )
         kern = self._make_kernel()
         K = kern(X, X)

@@ -28,14 +28,14 @@ class KernelEstimatorMixin:
     def _make_kernel(self) -> Kernel:
         return Kernel(self.kernel, float(self.width), int(self.degree), float(self.coef0))
 
-    def _check_X_y(self, X, y):
+    def _check_X_y(self, X, y, **options):
         """Validate training data, saying plainly what is wrong with X and y together."""
         n_x, n_y = _length(X), _length(y)
         if n_x is not None and n_y is not None and n_x != n_y:
             raise ValueError(
                 f"X has {n_x} rows but y has {n_y} labels: give exactly one label per point."
             )
-        return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **options)
 
     def _check_X(self, X, *, reset: bool) -> np.ndarray:
         return validate_data(

@@ -106,7 +106,7 @@ class SupportVectorClassifier(ClassifierMixin, _SVMBase):
 
     def fit(self, X, y):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        X, y = self._check_X_y(X, y)
         check_classification_targets(y)
         kern = self._make_kernel()
         svm = SVC(C=self.C, class_weight=self.class_weight, **self._svm_params()).fit(X, y)
@@ -196,7 +196,7 @@ class SupportVectorRegressor(RegressorMixin, _SVMBase):
 
     def fit(self, X, y):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_min_samples=2)
+        X, y = self._check_X_y(X, y, y_numeric=True)
         kern = self._make_kernel()
         svm = SVR(C=self.C, epsilon=self.epsilon, **self._svm_params()).fit(X, y)
         self._record(svm, kern, X.shape[0])

@@ -16,7 +16,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
@@ -110,7 +110,7 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
 
     def fit(self, X, y):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_min_samples=2)
+        X, y = self._check_X_y(X, y, y_numeric=True)
         y = np.asarray(y, dtype=float)
         kern = self._make_kernel()
         Z, index = choose_centers(X, self.n_centers, self.centers, self.random_state)

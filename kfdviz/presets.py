@@ -161,3 +161,4 @@ register(
 )
 
 __all__ = ["PRESETS", "DataSpec", "PanelSpec", "Preset", "get", "names", "register"]
+from . import paper_presets  # noqa: E402, F401  (registers the papers' figures)

@@ -1,0 +1,187 @@
+"""Write a figure to PNG (raster at a chosen size and resolution), SVG or PDF (vector).
+
+SVG and PDF get the contours, points, axes and curves as vector paths and all text as text; the
+filled feature image is embedded as a raster at the grid's full resolution. Nothing here needs a
+window or a display: ``ensure_app`` starts a ``QGuiApplication`` on Qt's offscreen platform when
+no display is present.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .plan import FigurePlan
+
+DEFAULT_SIZE = (1600, 900)  # pixels: a 16:9 slide
+DEFAULT_DPI = 150.0
+MAX_DPI = 1200.0
+MAX_PIXELS = 20000  # along either side
+FORMATS = ("png", "svg", "pdf")
+
+
+def has_display() -> bool:
+    if sys.platform.startswith("linux") or sys.platform.startswith("freebsd"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def ensure_app():
+    """The running Qt application, or a new QGuiApplication (offscreen when there is no display)."""
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is not None:
+        return app
+    if not os.environ.get("QT_QPA_PLATFORM") and not has_display():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    return QGuiApplication([sys.argv[0] if sys.argv else "kfdviz"])
+
+
+def default_size(plan: FigurePlan, dpi=None, width: int | None = None) -> tuple[int, int]:
+    """A slide-sized picture: 1600 pixels wide, as tall as the panels need, at most 16:9."""
+    from .paint import natural_height
+
+    dpi = DEFAULT_DPI if dpi is None else float(dpi)
+    width = int(width or DEFAULT_SIZE[0] * dpi / DEFAULT_DPI)
+    height = natural_height(plan, width, dpi)
+    return width, int(np.clip(height, round(0.3 * width), round(width * 9 / 16)))
+
+
+def check_size(size, dpi, plan: FigurePlan | None = None) -> tuple[int, int, float]:
+    dpi = DEFAULT_DPI if dpi is None else float(dpi)
+    if size is None:
+        size = DEFAULT_SIZE if plan is None else default_size(plan, dpi)
+    width, height = int(size[0]), int(size[1])
+    if not (16 <= width <= MAX_PIXELS and 16 <= height <= MAX_PIXELS):
+        raise ValueError(
+            f"the size must be between 16 and {MAX_PIXELS} pixels a side, got {width}x{height}"
+        )
+    if not 24 <= dpi <= MAX_DPI:
+        raise ValueError(f"the resolution must be between 24 and {MAX_DPI:g} dpi, got {dpi:g}")
+    return width, height, dpi
+
+
+def format_of(path) -> str:
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise ValueError(
+            f"cannot tell the format of {Path(path).name!r}: use a file name ending in "
+            + ", ".join(f".{f}" for f in FORMATS)
+        )
+    return suffix
+
+
+def render_image(plan: FigurePlan, size=None, dpi=None):
+    """(QImage, FigureGeometry) of ``plan`` at ``size`` = (width, height) pixels and ``dpi``."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from .paint import paint_figure
+
+    ensure_app()
+    width, height, dpi = check_size(size, dpi, plan)
+    image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+    dots_per_metre = round(dpi / 0.0254)
+    image.setDotsPerMeterX(dots_per_metre)
+    image.setDotsPerMeterY(dots_per_metre)
+    painter = QPainter(image)
+    try:
+        geometry = paint_figure(painter, plan, width, height, dpi)
+    finally:
+        painter.end()
+    return image, geometry
+
+
+def save_png(plan: FigurePlan, path, size=None, dpi=None):
+    image, geometry = render_image(plan, size, dpi)
+    if not image.save(str(path), "PNG"):
+        raise OSError(f"could not write {path}")
+    return geometry
+
+
+def save_svg(plan: FigurePlan, path, size=None, dpi=None):
+    from PySide6.QtCore import QRect, QSize
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+
+    from .paint import paint_figure
+
+    ensure_app()
+    width, height, dpi = check_size(size, dpi, plan)
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    gen.setSize(QSize(width, height))
+    gen.setViewBox(QRect(0, 0, width, height))
+    gen.setResolution(round(dpi))
+    gen.setTitle(plan.title or "kfdviz figure")
+    gen.setDescription("kfdviz figure: vector paths and text, the feature image embedded as PNG")
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise OSError(f"could not write {path}")
+    try:
+        geometry = paint_figure(painter, plan, width, height, dpi)
+    finally:
+        painter.end()
+    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        raise OSError(f"could not write {path}")
+    return geometry
+
+
+def save_pdf(plan: FigurePlan, path, size=None, dpi=None):
+    from PySide6.QtCore import QMarginsF, QSizeF
+    from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
+
+    from .paint import paint_figure
+
+    ensure_app()
+    width, height, dpi = check_size(size, dpi, plan)
+    writer = QPdfWriter(str(path))
+    writer.setResolution(round(dpi))
+    page = QPageSize(
+        QSizeF(width / dpi * 72.0, height / dpi * 72.0), QPageSize.Unit.Point, "figure"
+    )
+    writer.setPageLayout(
+        QPageLayout(
+            page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Point
+        )
+    )
+    writer.setTitle(plan.title or "kfdviz figure")
+    writer.setCreator("kfdviz")
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise OSError(f"could not write {path}")
+    try:
+        # The device's own units may differ from our pixels by rounding: scale onto the page.
+        sx = writer.width() / width
+        sy = writer.height() / height
+        painter.scale(sx, sy)
+        geometry = paint_figure(painter, plan, width, height, dpi)
+    finally:
+        painter.end()
+    return geometry
+
+
+def save_figure(plan: FigurePlan, path, size=None, dpi=None):
+    """Write ``plan`` to ``path`` in the format its suffix names (.png, .svg, .pdf)."""
+    fmt = format_of(path)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return {"png": save_png, "svg": save_svg, "pdf": save_pdf}[fmt](plan, path, size, dpi)
+
+
+__all__ = [
+    "DEFAULT_DPI",
+    "DEFAULT_SIZE",
+    "FORMATS",
+    "check_size",
+    "default_size",
+    "ensure_app",
+    "format_of",
+    "render_image",
+    "save_figure",
+    "save_pdf",
+    "save_png",
+    "save_svg",
+]

@@ -1,0 +1,277 @@
+"""What a figure shows, decided without Qt: which panels, in what grid, with which captions.
+
+``plan_figure(state, results, sweep)`` turns a session (or preset) and its fitted results into a
+:class:`FigurePlan`: a list of panels, each one of
+
+- ``"input"``: the feature over the input plane (2-D data): image, level sets, boundary, points;
+- ``"histogram"``: a classifier's outputs per class, for the training or the test points;
+- ``"regression"``: a fitted curve over its samples, expansion points circled, an SVR tube;
+- ``"scatter3d"``: points in 3-D (an embedding, or 3-D input) as a software projection;
+- ``"sweep"``: a measure against a swept parameter (one line per pipeline);
+- ``"message"``: a panel whose fit failed, saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+KERNEL_NAMES = {"rbf": "Gaussian", "poly": "polynomial", "linear": "linear"}
+TANGENT_NAMES = {
+    "rotation": "rotation",
+    "translate-x": "x-translation",
+    "translate-y": "y-translation",
+    "scale": "scaling",
+}
+
+
+@dataclass
+class PanelPlan:
+    kind: str
+    title: str = ""
+    caption: str = ""  # parameters
+    measures: str = ""  # what was measured (errors, sparsity)
+    result: object | None = None  # FitResult
+    role: str = "train"  # histogram panels: "train" or "test"
+    points: np.ndarray | None = None  # scatter3d
+    labels: np.ndarray | None = None
+    test_mask: np.ndarray | None = None
+    axis_labels: tuple[str, ...] = ()
+    sweep: object | None = None  # SweepResult
+    metric: str = ""
+    message: str = ""
+
+
+@dataclass
+class FigurePlan:
+    title: str
+    panels: list[PanelPlan]
+    rows: int
+    cols: int
+    settings: dict = field(default_factory=dict)
+    note: str = ""  # a footnote line (the source)
+
+
+def format_value(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int | np.integer):
+        return str(int(v))
+    if isinstance(v, float | np.floating):
+        v = float(v)
+        if v == 0:
+            return "0"
+        if abs(v) >= 1e4 or abs(v) < 1e-2:
+            mant, exp = f"{v:.3g}".split("e") if "e" in f"{v:.3g}" else (f"{v:.3g}", None)
+            if exp is None:
+                return mant
+            return f"{mant}e{int(exp)}"
+        return f"{v:.4g}"
+    if isinstance(v, tuple | list):
+        return ", ".join(TANGENT_NAMES.get(str(x), str(x)) for x in v) or "none"
+    return str(v)
+
+
+def describe_params(algorithm: str, params: dict) -> str:
+    """A short line of the parameters that shape the picture, in the papers' symbols."""
+    p = dict(params)
+    parts = []
+    kernel = p.get("kernel")
+    if kernel == "rbf":
+        parts.append(f"Gaussian, c = {format_value(p.get('width', 1.0))}")
+    elif kernel == "poly":
+        coef0 = float(p.get("coef0", 1.0))
+        inner = "x·z" if coef0 == 0 else f"x·z + {format_value(coef0)}"
+        degree = str(int(p.get("degree", 3))).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        parts.append(f"({inner}){degree}")
+    elif kernel == "linear":
+        parts.append("linear kernel")
+    symbols = {
+        "mu": "μ",
+        "C": "C",
+        "nu": "ν",
+        "epsilon": "ε",
+        "n_components": "q" if algorithm == "novelty" else "components",
+        "contamination": "outside fraction",
+        "tangents": "invariant to",
+        "n_centers": "centers",
+    }
+    for key, sym in symbols.items():
+        if key not in p or p[key] is None:
+            continue
+        if key == "n_components" and algorithm not in ("novelty",):
+            continue
+        if key == "tangents" and not p[key]:
+            continue
+        if (
+            key == "epsilon"
+            and algorithm == "kfd-regression"
+            and p.get("loss") != ("epsilon-insensitive")
+        ):
+            continue
+        if key == "mu" and algorithm == "kfd-regression":
+            parts.append(f"C = {format_value(p[key])}")
+            continue
+        if key == "contamination":
+            parts.append(f"{sym} {100 * float(p[key]):.3g} %")
+            continue
+        parts.append(
+            f"{sym} = {format_value(p[key])}"
+            if sym != "invariant to"
+            else f"{sym} {format_value(p[key])}"
+        )
+    if algorithm == "kfd-regression" and p.get("regularizer"):
+        parts.append(
+            {"l1": "ℓ1 regularizer", "l2": "ℓ2 regularizer"}.get(p["regularizer"], p["regularizer"])
+        )
+    return " · ".join(parts)
+
+
+def describe_measures(result, role: str | None = None) -> str:
+    r = result
+    parts = []
+    if r.error_name == "error" and r.train_error is not None:
+        if role in (None, "train"):
+            parts.append(f"training error {100 * r.train_error:.1f} %")
+        if r.test_error is not None and role in (None, "test"):
+            parts.append(f"test error {100 * r.test_error:.1f} %")
+    elif r.error_name == "outliers" and r.train_error is not None:
+        parts.append(f"{100 * r.train_error:.1f} % of training points outside")
+    elif r.error_name == "RMSE" and r.train_error is not None:
+        parts.append(f"RMSE {r.train_error:.3g}")
+    shows_sparsity = r.kind in ("classifier", "regressor", "novelty")
+    if shows_sparsity and r.sparsity and r.n_expansion_total and role in (None, "train"):
+        n_nz = r.diagnostics.get("n_nonzero")
+        if n_nz is not None and r.kind == "regressor":
+            parts.append(f"{n_nz} of {r.n_train} expansion points")
+        parts.append(f"zero coefficients {100 * r.sparsity:.0f} %")
+    return " · ".join(parts)
+
+
+def _grid_shape(n: int) -> tuple[int, int]:
+    if n <= 3:
+        return 1, max(n, 1)
+    if n == 4:
+        return 2, 2
+    return 2, int(np.ceil(n / 2))
+
+
+def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
+    """The panels of ``state``'s picture, from its results (FitResult or a failure message)."""
+    from ..session import VIEW_DEFAULTS
+
+    settings = {**VIEW_DEFAULTS, **dict(state.view_settings)}
+    panels: list[PanelPlan] = []
+    if sweep is not None:
+        for metric in sweep.sweep.metrics:
+            panels.append(PanelPlan("sweep", title="", sweep=sweep, metric=metric))
+    else:
+        titles = titles or [p.title for p in state.panels]
+        shown_input = False
+        for i, r in enumerate(results):
+            panel_state = state.panels[i] if i < len(state.panels) else None
+            title = (titles[i] if i < len(titles) else "") or (
+                getattr(r, "title", "") if not isinstance(r, str) else ""
+            )
+            if isinstance(r, str) or r is None:
+                algo = panel_state.algorithm if panel_state else ""
+                panels.append(PanelPlan("message", title=title or algo, message=r or "not fitted"))
+                continue
+            caption = describe_params(r.algorithm, r.params)
+            measures = describe_measures(r)
+            if r.kind == "regressor":
+                panels.append(PanelPlan("regression", title, caption, measures, result=r))
+            elif state.view == "outputs" and r.histograms is not None:
+                roles = ["train"] + (["test"] if r.n_test else [])
+                for role in roles:
+                    panels.append(
+                        PanelPlan(
+                            "histogram",
+                            f"{title}: {'training' if role == 'train' else 'test'} set",
+                            caption,
+                            describe_measures(r, role),
+                            result=r,
+                            role=role,
+                        )
+                    )
+            elif r.grid is not None and state.view != "embedding":
+                panels.append(PanelPlan("input", title, caption, measures, result=r))
+            elif r.embedding is not None or r.points3d is not None:
+                if (
+                    not shown_input
+                    and settings.get("show_input_3d")
+                    and r.points3d is not None
+                    and r.X.shape[1] == 3
+                    and len(results) > 1
+                ):
+                    panels.append(
+                        PanelPlan(
+                            "scatter3d",
+                            "Input data",
+                            f"{r.X.shape[0]} points, {len(r.classes)} classes",
+                            result=r,
+                            points=r.points3d,
+                            labels=r.y,
+                            test_mask=r.test_mask,
+                            axis_labels=r.points3d_labels,
+                        )
+                    )
+                    shown_input = True
+                if r.embedding is not None:
+                    panels.append(
+                        PanelPlan(
+                            "scatter3d",
+                            title,
+                            caption,
+                            measures,
+                            result=r,
+                            points=r.embedding,
+                            labels=None if r.kind == "regressor" else r.y,
+                            test_mask=r.test_mask,
+                            axis_labels=r.embedding_labels,
+                        )
+                    )
+                else:
+                    panels.append(
+                        PanelPlan(
+                            "scatter3d",
+                            f"{title}: input",
+                            caption,
+                            measures,
+                            result=r,
+                            points=r.points3d,
+                            labels=r.y,
+                            test_mask=r.test_mask,
+                            axis_labels=r.points3d_labels,
+                        )
+                    )
+            elif r.histograms is not None:
+                panels.append(PanelPlan("histogram", title, caption, measures, result=r))
+            else:
+                panels.append(PanelPlan("message", title, message="nothing to draw for this fit"))
+    rows, cols = _grid_shape(len(panels))
+    note = ""
+    if any(p.kind == "scatter3d" for p in panels):
+        note = (
+            f"3-D views seen from elevation {float(settings['elevation']):g}°, azimuth "
+            f"{float(settings['azimuth']):g}°, one scale on all axes; points drawn far to near."
+        )
+    return FigurePlan(
+        title=state.title,
+        panels=panels,
+        rows=rows,
+        cols=cols,
+        settings=settings,
+        note=note,
+    )
+
+
+__all__ = [
+    "FigurePlan",
+    "PanelPlan",
+    "describe_measures",
+    "describe_params",
+    "format_value",
+    "plan_figure",
+]

@@ -201,3 +201,149 @@ def _info(args: argparse.Namespace) -> int:
     for name, value in rows:
         print(f"{name:<{width}}  {value}")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# kfdviz presets, kfdviz render
+
+
+def _presets_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="also print each preset's description"
+    )
+
+
+@command(
+    "presets",
+    help="list the presets (the papers' figures): name and title",
+    arguments=_presets_arguments,
+)
+def _presets(args: argparse.Namespace) -> int:
+    import textwrap
+
+    from kfdviz import presets
+
+    names = presets.names()
+    width = max(len(n) for n in names)
+    for name in names:
+        p = presets.get(name)
+        print(f"{name:<{width}}  {p.title}")
+        if args.verbose:
+            print(textwrap.fill(p.description, 96, initial_indent="    ", subsequent_indent="    "))
+            if p.source:
+                print(f"    Source: {p.source}")
+            print()
+    return 0
+
+
+def _size_argument(text: str) -> tuple[int, int]:
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        width, height = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"size must be WIDTHxHEIGHT in pixels, e.g. 1600x900, not {text!r}"
+        ) from None
+    return width, height
+
+
+def _render_arguments(parser: argparse.ArgumentParser) -> None:
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--preset", dest="render_preset", metavar="NAME", help="a preset's figure")
+    what.add_argument("--session", metavar="FILE.kfdviz", help="the picture of a session file")
+    what.add_argument("--all", action="store_true", help="every preset, into --out-dir")
+    parser.add_argument("--out", metavar="FILE", help="the picture: .png, .svg or .pdf")
+    parser.add_argument("--out-dir", metavar="DIR", help="with --all: the folder for NAME.png etc.")
+    parser.add_argument(
+        "--format",
+        dest="formats",
+        action="append",
+        choices=("png", "svg", "pdf"),
+        help="with --all: the formats to write (repeatable; default png)",
+    )
+    parser.add_argument(
+        "--size",
+        type=_size_argument,
+        metavar="WxH",
+        help="size in pixels (default: 1600 wide, as tall as the panels need, at most 16:9)",
+    )
+    parser.add_argument(
+        "--dpi",
+        type=float,
+        metavar="N",
+        help="dots per inch: text and lines are sized in points (default 150; 300 for print)",
+    )
+    parser.add_argument(
+        "--data",
+        metavar="FILE",
+        help="also write the points, outputs and embeddings (.csv with a .json of the "
+        "parameters beside it, or .npz)",
+    )
+    parser.add_argument(
+        "--save-session", metavar="FILE.kfdviz", help="also write the session (data, parameters)"
+    )
+
+
+@command(
+    "render",
+    help="draw a preset's or a session's picture to PNG, SVG or PDF, without a display",
+    arguments=_render_arguments,
+)
+def _render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    # Qt is imported inside; kfdviz.figure.export picks the offscreen platform without a display.
+    from kfdviz import render as rendering
+    from kfdviz.session import SessionError
+
+    try:
+        if args.all:
+            if not args.out_dir:
+                return _error("render --all writes into a folder: give --out-dir DIR")
+            if args.out or args.data or args.save_session:
+                return _error("render --all takes --out-dir (not --out, --data or --save-session)")
+            written = rendering.render_all(
+                args.out_dir,
+                formats=tuple(dict.fromkeys(args.formats or ["png"])),
+                size=args.size,
+                dpi=args.dpi,
+                report=lambda path: print(path, flush=True),
+            )
+            print(f"{len(written)} files in {Path(args.out_dir)}")
+            return 0
+        if not args.out:
+            return _error("give the picture's file name with --out FILE.png (or .svg, .pdf)")
+        if args.formats:
+            return _error("--format goes with --all; the suffix of --out names the format")
+        from kfdviz.figure.export import format_of
+
+        format_of(args.out)
+        if args.session:
+            from kfdviz.session import load_session
+
+            state = load_session(args.session)
+        else:
+            state = rendering.state_from_preset(args.render_preset)
+        computed = rendering.compute(state)
+        path, _ = rendering.render_state(
+            state, args.out, size=args.size, dpi=args.dpi, computed=computed
+        )
+        print(path)
+        if args.data:
+            from kfdviz.export_data import export_data
+
+            written = export_data(computed, args.data)
+            for p in written if isinstance(written, tuple) else (written,):
+                print(p)
+        if args.save_session:
+            from kfdviz.session import save_session
+
+            print(save_session(args.save_session, state))
+        failed = [r for r in computed.results if isinstance(r, str)]
+        for message in failed:
+            print(f"kfdviz: warning: a panel could not be fitted: {message}", file=sys.stderr)
+        return 0
+    except SessionError as exc:
+        return _error(str(exc))
+    except (ValueError, OSError) as exc:
+        return _error(str(exc))

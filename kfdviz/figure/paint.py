@@ -302,11 +302,16 @@ def paint_figure(
     cw = (area.width() - gap * (plan.cols - 1)) / plan.cols
     ch = (area.height() - gap * (plan.rows - 1)) / plan.rows
     geoms = []
+    # Panels of one row share their header's height, so that their plots line up.
+    headers = [_header_height(c, p) for p in plan.panels]
+    row_header = [
+        max(headers[r * plan.cols : (r + 1) * plan.cols], default=0.0) for r in range(plan.rows)
+    ]
     for i, panel in enumerate(plan.panels):
         row, col = divmod(i, plan.cols)
         cell = QRectF(area.left() + col * (cw + gap), area.top() + row * (ch + gap), cw, ch)
         c.texts = []
-        geom = _paint_panel(c, panel, cell, plan.settings)
+        geom = _paint_panel(c, panel, cell, plan.settings, row_header[row])
         geom.texts = list(c.texts)
         geoms.append(geom)
     if legend_h:
@@ -328,8 +333,11 @@ def paint_figure(
     return FigureGeometry(width, height, dpi, geoms)
 
 
-def _paint_panel(c: _Canvas, panel: PanelPlan, cell: QRectF, settings: dict) -> PanelGeometry:
-    inner = _paint_header(c, panel, cell)
+def _paint_panel(
+    c: _Canvas, panel: PanelPlan, cell: QRectF, settings: dict, header: float
+) -> PanelGeometry:
+    _paint_header(c, panel, cell)
+    inner = QRectF(cell.left(), cell.top() + header, cell.width(), cell.height() - header)
     kind = panel.kind
     if kind == "input":
         return _paint_input(c, panel, cell, inner, settings)
@@ -352,6 +360,16 @@ def _paint_panel(c: _Canvas, panel: PanelPlan, cell: QRectF, settings: dict) -> 
         valign="center",
     )
     return PanelGeometry(kind, cell)
+
+
+def _header_height(c: _Canvas, panel: PanelPlan) -> float:
+    h = c.pt(3)
+    if panel.title:
+        h += c.text_height(c.font(10.5, bold=True)) + c.pt(1)
+    for line in (panel.caption, panel.measures):
+        if line:
+            h += c.text_height(c.font(8.0))
+    return h
 
 
 def _paint_header(c: _Canvas, panel: PanelPlan, cell: QRectF) -> QRectF:

@@ -9,6 +9,7 @@ import pytest
 
 from kfdviz.core import expansion as expansion_module
 from kfdviz.core import fit_cache, kernels, scatter
+from kfdviz.core import kpca as kpca_module
 from kfdviz.core.expansion import Expansion
 from kfdviz.core.fit_cache import FIT_CACHE, FitCache
 from kfdviz.core.kernels import PAIRWISE_CACHE, Kernel
@@ -343,6 +344,21 @@ def test_kpca_arpack_and_dense_agree(kern):
     np.testing.assert_allclose(a.eigenvalues, d.eigenvalues, rtol=1e-10)
     Fa, Fd = K @ a.coef + a.offset, K @ d.coef + d.offset
     np.testing.assert_allclose(Fa, Fd, rtol=0, atol=1e-9 * np.abs(Fd).max())
+
+
+def test_kpca_arpack_with_symv_products_agrees_with_dense():
+    """From SYMV_MIN_POINTS on, the Lanczos products read one triangle of K (BLAS symv)."""
+    n = kpca_module.SYMV_MIN_POINTS + 50
+    X = np.random.RandomState(6).randn(n, 2)
+    K = Kernel("rbf", width=0.7)(X, X, cache=False)
+    strided = np.zeros((n, 2 * n))[:, ::2]  # neither C- nor Fortran-contiguous
+    strided[:] = K
+    for layout in (K, np.asfortranarray(K), strided):
+        a = centred_kpca(layout, 4, eigen_solver="arpack")
+        d = centred_kpca(layout, 4, eigen_solver="dense")
+        np.testing.assert_allclose(a.eigenvalues, d.eigenvalues, rtol=1e-10)
+        Fa, Fd = K @ a.coef + a.offset, K @ d.coef + d.offset
+        np.testing.assert_allclose(Fa, Fd, rtol=0, atol=1e-9 * np.abs(Fd).max())
 
 
 def test_kpca_solver_choice():

@@ -27,6 +27,12 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
         print(f"kfdviz: error: {exc}", file=sys.stderr)
         return 2
 
+    from PySide6.QtCore import QCoreApplication, Qt
+
+    if QApplication.instance() is None:
+        # pyqtgraph keeps compiled shaders per class, not per OpenGL context: the 3-D views'
+        # contexts must share resources, which Qt allows only before the application exists.
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("kfdviz")
     app.setOrganizationName("kfdviz")
@@ -59,21 +65,19 @@ def _dispose(window) -> None:
 
 def _screenshot(app, window, path: Path) -> int:
     deadline = time.monotonic() + SCREENSHOT_TIMEOUT
-    while not window.is_up_to_date():
+    while not window.is_settled():
         app.processEvents()
         if time.monotonic() > deadline:
             print("kfdviz: error: the fit did not finish in time; no screenshot", file=sys.stderr)
             window.close()
             return 1
-        if window.last_status[0] == "error" and not window.worker.is_busy():
-            break
         time.sleep(0.01)
     # Let the views (and an OpenGL view) paint the final picture.
     settle = time.monotonic() + 0.3
     while time.monotonic() < settle:
         app.processEvents()
         time.sleep(0.01)
-    failed = window.last_status[0] == "error"
+    failed = not window.is_up_to_date()
     path.parent.mkdir(parents=True, exist_ok=True)
     ok = window.grab().save(str(path))
     window.close()

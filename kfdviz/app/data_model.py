@@ -39,7 +39,6 @@ class DataModel(QObject):
         self._future: list[tuple[DrawnDataset, bool]] = []
         self._test_ratio = 0.0
         self._split_seed = 0
-        self._rng = np.random.default_rng(2024)
         self.version = 0
         self._ds.subscribe(self._observe)
 
@@ -111,10 +110,8 @@ class DataModel(QObject):
         """Nothing to do: a new stroke simply uses a new token."""
 
     def _new_roles(self, n_new: int) -> np.ndarray:
-        """Roles for drawn points: "test" with the probability of the split's test ratio."""
-        if self._test_ratio <= 0 or n_new == 0:
-            return np.full(n_new, "train")
-        return np.where(self._rng.random(n_new) < self._test_ratio, "test", "train")
+        """Drawn points are training points; moving the split slider re-splits all points."""
+        return np.full(n_new, "train")
 
     def add_points(self, points, label: int = 0, *, merge=None) -> None:
         """Append display-coordinate points of class ``label`` (regression: (x, y) samples)."""

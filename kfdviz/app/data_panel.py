@@ -66,7 +66,7 @@ class DataPanel(QWidget):
         self.classes.setRange(1, MAX_CLASSES)
         self.classes.setToolTip("Number of classes (for the generators that have a choice)")
         self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setRange(0, 99_999)
         self.seed.setToolTip("Random seed: the same seed gives the same points")
         self.generate = QPushButton("Generate")
         self.generate.setToolTip("Replace the points by a fresh sample (undo brings them back)")
@@ -83,8 +83,8 @@ class DataPanel(QWidget):
         grid_gen.addWidget(self.seed, 1, 3)
         form.addRow(self.generator)
         form.addRow(grid_gen)
+        form.addRow(self.generate)
         buttons = QHBoxLayout()
-        buttons.addWidget(self.generate, 1)
         self._file_buttons = buttons
         form.addRow(buttons)
         self.generator.currentIndexChanged.connect(self._generator_changed)
@@ -95,6 +95,7 @@ class DataPanel(QWidget):
             button = QToolButton()
             button.setDefaultAction(action)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             self._file_buttons.addWidget(button)
 
         # -- drawing --------------------------------------------------------------------------
@@ -148,8 +149,9 @@ class DataPanel(QWidget):
         self.split.setSingleStep(5)
         self.split.setPageStep(10)
         self.split.setToolTip(
-            "Percentage of the points held out as test points: drawn hollow, never used for "
-            "fitting, counted in the test error"
+            "Percentage of the points held out as test points (chosen at random, per class): "
+            "drawn hollow, never used for fitting, counted in the test error. Points you draw "
+            "afterwards are training points until the slider moves again."
         )
         self.split_label = QLabel("0 % test")
         self.split_label.setMinimumWidth(60)
@@ -161,6 +163,7 @@ class DataPanel(QWidget):
         self.split.sliderPressed.connect(lambda: setattr(self, "_split_pressed", True))
 
         self.count = QLabel("")
+        self.count.setWordWrap(True)
         self.count.setStyleSheet("font-size: 8pt;")
 
         layout = QVBoxLayout(self)

@@ -97,11 +97,14 @@ class MainWindow(QMainWindow):
         self._dirty: set[str] = set()
         self._drawn_version: dict[str, int] = {}
         self._submitted_version: dict[str, int] = {}
+        self._failed_version: dict[str, int] = {}
         self._stroke: object = None
         self._moving: int | None = None
         self._last_spray = (None, 0.0)
         self._rng = np.random.default_rng(12345)
         self._closing = False
+        self._first_show = True
+        self.last_status: tuple[str, str] = ("info", "")
         self._generator_state: tuple[str, dict, int] | None = None
 
         self._build_actions()
@@ -229,7 +232,9 @@ class MainWindow(QMainWindow):
             self._set_live,
             checkable=True,
         )
+        self.live_action.blockSignals(True)
         self.live_action.setChecked(True)
+        self.live_action.blockSignals(False)
         self.compare_action = self._action(
             "Compare",
             "F6",
@@ -244,7 +249,9 @@ class MainWindow(QMainWindow):
             lambda on: self.set_theme("dark" if on else "light"),
             checkable=True,
         )
+        self.dark_action.blockSignals(True)
         self.dark_action.setChecked(self.theme.name == "dark")
+        self.dark_action.blockSignals(False)
         self.open_action = self._action(
             "Open…", "Ctrl+O", "Load points from a file", self.open_file
         )
@@ -296,6 +303,7 @@ class MainWindow(QMainWindow):
         self.central.addWidget(self.single)
         self.setCentralWidget(self.central)
         self._connect_canvas(self.input_view)
+        self.input_view.viewbox.sigResized.connect(self._view_resized)
 
     def _connect_canvas(self, view: InputSpaceView) -> None:
         vb = view.viewbox
@@ -314,6 +322,7 @@ class MainWindow(QMainWindow):
             view.count_changed.connect(self.set_compare_count)
             self._compare_view = view
             self.central.addWidget(view)
+            view.panels[0].view.viewbox.sigResized.connect(self._view_resized)
             for v in view.views():
                 self._connect_canvas(v)
                 v.set_theme(self.theme)
@@ -713,6 +722,7 @@ class MainWindow(QMainWindow):
         self.dark_action.blockSignals(True)
         self.dark_action.setChecked(name == "dark")
         self.dark_action.blockSignals(False)
+        self._show_status(self.last_status[1], kind=self.last_status[0])
 
     def _all_views(self) -> list[InputSpaceView]:
         compare = self._compare_view.views() if self._compare_view is not None else []
@@ -876,14 +886,86 @@ class MainWindow(QMainWindow):
         if reframe and not three_d:
             self._reframe()
 
+    def _picture_box(self) -> tuple[float, float, float, float] | None:
+        """The box the level-set image covers: the data's, widened to the view's shape.
+
+        Every compare panel gets the same box. With the view's aspect ratio the image fills the
+        plot once the view shows this box (``_reframe``).
+        """
+        data = self.data
+        if data.regression or data.dimension != 2 or data.n == 0:
+            return None
+        x0, x1, y0, y1 = data_box(data.X(), 0.15)
+        if self.layout_name == "compare":
+            view = self.compare_view.panels[0].view
+        else:
+            view = self.input_view
+        w, h = view.viewbox.width(), view.viewbox.height()
+        if w < 20 or h < 20:
+            return (x0, x1, y0, y1)
+        aspect = w / h
+        bw, bh = x1 - x0, y1 - y0
+        cx, cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+        if bw / bh < aspect:
+            bw = bh * aspect
+        else:
+            bh = bw / aspect
+        return (cx - bw / 2, cx + bw / 2, cy - bh / 2, cy + bh / 2)
+
     def _reframe(self) -> None:
         P = self.data.display_points()
         if P.shape[0] == 0:
             box = (-1.0, 1.0, -1.0, 1.0)
         else:
-            box = data_box(P, 0.12)
+            box = self._picture_box() or data_box(P, 0.12)
         for view in self._all_views():
             view.viewbox.setRange(xRange=box[:2], yRange=box[2:], padding=0.0)
+
+    def _view_resized(self, *_args) -> None:
+        """Keep the picture filling the plot when the plot changes shape (the window or a dock
+        was resized), unless the user has zoomed or panned away from it."""
+        if self._first_show or self._closing:
+            return
+        r = self.active_slot().result
+        box = self._picture_box()
+        if r is None or r.grid is None or box is None:
+            return
+        old = r.grid.box
+        aspect_old = (old[1] - old[0]) / (old[3] - old[2])
+        aspect_new = (box[1] - box[0]) / (box[3] - box[2])
+        if abs(aspect_new / aspect_old - 1.0) < 0.02:
+            return
+        view = (
+            self.compare_view.panels[0].view if self.layout_name == "compare" else (self.input_view)
+        )
+        (vx0, vx1), (vy0, vy1) = view.viewbox.viewRange()
+        cx, cy = 0.5 * (old[0] + old[1]), 0.5 * (old[2] + old[3])
+        near = abs(0.5 * (vx0 + vx1) - cx) < 0.1 * (old[1] - old[0]) and abs(
+            0.5 * (vy0 + vy1) - cy
+        ) < 0.1 * (old[3] - old[2])
+        similar = (
+            0.7 < (vx1 - vx0) / (old[1] - old[0]) < 1.4
+            or 0.7 < (vy1 - vy0) / (old[3] - old[2]) < 1.4
+        )
+        if near and similar:
+            self._reframe()
+            self.request_fit(slots=self._layout_slot_names())
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._first_show:
+            # The views have their size only now: frame the data to it, then fit.
+            self._first_show = False
+            self.resizeDocks(
+                [self.data_dock, self.algorithm_dock], [440, 300], Qt.Orientation.Vertical
+            )
+            QTimer.singleShot(0, self._after_first_show)
+
+    def _after_first_show(self) -> None:
+        if self._closing:
+            return
+        self._reframe()
+        self.request_fit(now=True)
 
     def _on_data_changed(self, kind: str) -> None:
         self._refresh_points(reframe=kind == "replace")
@@ -925,8 +1007,8 @@ class MainWindow(QMainWindow):
             self._debounce.start()
 
     def fit_now(self) -> None:
-        if self._closing:
-            return
+        if self._closing or self._first_show:
+            return  # the first fit waits for the window to have its size
         wanted = [s for s in self._layout_slot_names() if s in self._dirty]
         if not wanted:
             wanted = self._layout_slot_names() if not self._dirty else []
@@ -963,9 +1045,7 @@ class MainWindow(QMainWindow):
     def _request(self, slot: SlotState) -> FitRequest:
         data = self.data
         X = data.X()
-        box = None
-        if not data.regression and X.shape[1] == 2:
-            box = data_box(X, 0.15)
+        box = self._picture_box()
         return FitRequest(
             algorithm=slot.algorithm,
             params=slot.params,
@@ -1008,6 +1088,21 @@ class MainWindow(QMainWindow):
         if self.is_up_to_date():
             self.all_drawn.emit()
 
+    def is_settled(self) -> bool:
+        """Nothing left to do: every slot of the layout has a fit or a failure for the current
+        data and parameters, and no fit is running or waiting."""
+        names = self._layout_slot_names()
+        if self.worker.is_busy() or self._debounce.isActive():
+            return False
+        if any(name in self._dirty for name in names):
+            return False
+        return all(
+            self.data.n == 0
+            or self._drawn_version.get(s) == self.data.version
+            or self._failed_version.get(s) == self.data.version
+            for s in names
+        )
+
     def is_up_to_date(self) -> bool:
         """Every slot of the layout shows a fit of the current data and parameters."""
         names = self._layout_slot_names()
@@ -1022,6 +1117,7 @@ class MainWindow(QMainWindow):
 
     def _slot_failed(self, slot: SlotState, failure: FitFailure) -> None:
         slot.error, slot.error_param = failure.message, failure.param
+        self._failed_version[slot.name] = self.data.version
         where = ""
         if slot is self.active_slot() and failure.param:
             if self.algorithm_panel.show_error(failure.param, failure.message):

@@ -272,7 +272,7 @@ class OptionalIntParam(ParamWidget):
 class ChoiceParam(ParamWidget):
     def __init__(self, spec, parent=None):
         super().__init__(spec, parent)
-        self.combo = compact_combo()
+        self.combo = compact_combo(15)
         for choice in spec.choices:
             self.combo.addItem(CHOICE_LABELS.get(str(choice), str(choice)), choice)
         self.combo.setToolTip(spec.tooltip)

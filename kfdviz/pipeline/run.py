@@ -618,11 +618,15 @@ class _Builder:
                 idx = np.abs(X[None, :] - ex[:, None]).argmin(axis=1)
                 same = np.isclose(X[idx], ex)
                 ey = np.where(same, np.asarray(y, dtype=float)[idx], ey)
+        # Only an epsilon-insensitive fit (an SVR) has a tube; other losses may carry an
+        # unused epsilon parameter.
         eps = getattr(est, "epsilon", None)
+        loss = getattr(est, "loss", "epsilon-insensitive")
+        tube = isinstance(eps, int | float) and loss == "epsilon-insensitive" and eps > 0
         return RegressionCurve(
             x=xs,
             y=ys,
-            epsilon=float(eps) if isinstance(eps, int | float) else None,
+            epsilon=float(eps) if tube else None,
             expansion_x=ex,
             expansion_y=ey,
             title=title,

@@ -100,12 +100,11 @@ class DiagnosticsView(QWidget):
         ll.addWidget(self.warnings)
         ll.addWidget(self.table, 1)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(left)
         split.addWidget(right)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        split.setSizes([420, 280])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(split)

@@ -63,6 +63,13 @@ class CanvasViewBox(pg.ViewBox):
         super().mouseDragEvent(ev, axis)
 
 
+class _PassiveScatter(pg.ScatterPlotItem):
+    """Points that leave clicks to the view box (a click on a point must reach the tools)."""
+
+    def mouseClickEvent(self, ev):
+        ev.ignore()
+
+
 class InputSpaceView(QWidget):
     """Feature image, labelled level sets, decision boundary, points, expansion points."""
 
@@ -90,6 +97,7 @@ class InputSpaceView(QWidget):
         self.item.setMenuEnabled(True)
         self.item.hideButtons()
         self.viewbox.setAspectLocked(True)
+        self.item.setTitle("\u00a0", size="10pt")
 
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setZValue(-20)
@@ -119,9 +127,9 @@ class InputSpaceView(QWidget):
         self.curve.setZValue(7)
         self.item.addItem(self.curve)
         self._scatters: dict[tuple[int, bool], pg.ScatterPlotItem] = {}
-        self.expansion_scatter = pg.ScatterPlotItem()
+        self.expansion_scatter = _PassiveScatter()
         self.expansion_scatter.setZValue(12)
-        self.highlight = pg.ScatterPlotItem(size=18)
+        self.highlight = _PassiveScatter(size=18)
         self.highlight.setZValue(13)
         for it in (self.expansion_scatter, self.highlight):
             self.item.addItem(it)
@@ -196,7 +204,7 @@ class InputSpaceView(QWidget):
         """The scatter item of one class and role (one item each: per-point styles are slow)."""
         item = self._scatters.get(key)
         if item is None:
-            item = pg.ScatterPlotItem(hoverable=False)
+            item = _PassiveScatter(hoverable=False)
             item.setZValue(11 if key[1] else 10)
             self.item.addItem(item)
             self._scatters[key] = item
@@ -258,7 +266,8 @@ class InputSpaceView(QWidget):
         self.curve.setData([], [])
         for it in (self.tube, self.tube_upper, self.tube_lower):
             it.hide()
-        self.item.setTitle(None)
+        # Keep the title row (empty) so that the plot area does not change size between fits.
+        self.item.setTitle("\u00a0", size="10pt")
 
     def set_result(self, result: FitResult, *, title: str | None = None) -> None:
         self.result = result

@@ -29,7 +29,7 @@ class OutputsView(QWidget):
         self.hist_plot = pg.PlotWidget()
         self.hist_plot.getPlotItem().hideButtons()
         self.hist_plot.setMinimumSize(200, 150)
-        self.legend = self.hist_plot.getPlotItem().addLegend(offset=(-8, 8), labelTextSize="8pt")
+        self._legend_html = ""
         self.threshold_line = pg.InfiniteLine(angle=90, movable=False)
         self.hist_plot.addItem(self.threshold_line)
         self.hist_items: list = []
@@ -65,8 +65,6 @@ class OutputsView(QWidget):
                 w.getPlotItem().getAxis(name).setPen(theme.foreground)
                 w.getPlotItem().getAxis(name).setTextPen(theme.foreground)
         self.threshold_line.setPen(pg.mkPen(theme.boundary, width=2, style=Qt.PenStyle.DashLine))
-        if self.legend is not None:
-            self.legend.setLabelTextColor(theme.foreground)
         if self.result is not None:
             self.set_result(self.result)
 
@@ -75,7 +73,7 @@ class OutputsView(QWidget):
         for it in self.hist_items:
             self.hist_plot.removeItem(it)
         self.hist_items = []
-        self.legend.clear()
+        self._legend_html = ""
         self.threshold_line.hide()
         self.summary.setText(" ")
 
@@ -87,17 +85,21 @@ class OutputsView(QWidget):
         else:
             self.stack.setCurrentIndex(0)
             self._draw_histograms(result)
-        self.summary.setText(self._summary(result))
+        summary = self._summary(result)
+        if self._legend_html and self.stack.currentIndex() == 0:
+            summary = f"{self._legend_html}<br>{summary}"
+        self.summary.setText(summary)
 
     # -- histograms ------------------------------------------------------------------------
     def _draw_histograms(self, result: FitResult) -> None:
         for it in self.hist_items:
             self.hist_plot.removeItem(it)
         self.hist_items = []
-        self.legend.clear()
+        legend = []
         h = result.histograms
         item = self.hist_plot.getPlotItem()
-        item.setTitle(f"Outputs: {result.feature_label}", size="9pt", color=self.theme.foreground)
+        short = result.feature_label.split(": ", 1)[-1]
+        item.setTitle(f"Histogram of the outputs: {short}", size="9pt", color=self.theme.foreground)
         item.setLabel("left", "density")
         item.setLabel("bottom", "output")
         if h is None:
@@ -134,6 +136,13 @@ class OutputsView(QWidget):
                 )
             self.hist_plot.addItem(curve)
             self.hist_items.append(curve)
+            swatch = "■" if role == "train" else "▭"
+            role_text = "training" if role == "train" else "test"
+            legend.append(
+                f"<span style='color:{color.name()}'>{swatch}</span> {name}"
+                + (f" {role_text}" if has_test else "")
+            )
+        self._legend_html = "&nbsp;&nbsp;".join(legend)
         if result.threshold is not None:
             self.threshold_line.setValue(result.threshold)
             self.threshold_line.show()

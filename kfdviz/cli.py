@@ -204,6 +204,27 @@ def _info(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# kfdviz bench
+
+
+def _bench_arguments(parser: argparse.ArgumentParser) -> None:
+    from kfdviz.bench.cli import add_arguments  # standard library only
+
+    add_arguments(parser)
+
+
+@command(
+    "bench",
+    help="time the fast paths against baselines computed in the same run (--quick: smoke run)",
+    arguments=_bench_arguments,
+)
+def _bench(args: argparse.Namespace) -> int:
+    from kfdviz.bench.cli import run
+
+    return run(args)
+
+
+# ---------------------------------------------------------------------------------------------
 # kfdviz presets, kfdviz render
 
 

@@ -52,6 +52,22 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
     return code
 
 
+def grab_window(window):
+    """The window's pixels as on screen.
+
+    A widget grab misses what pyqtgraph's 3-D views paint with QPainter over OpenGL (the axis
+    labels); the screen has it. Where the screen cannot be read (offscreen platform, the window
+    partly outside the screen) the widget grab is used.
+    """
+    pixmap = None
+    screen = window.screen()
+    if screen is not None and screen.geometry().contains(window.frameGeometry()):
+        pixmap = screen.grabWindow(window.winId())
+    if pixmap is None or pixmap.isNull() or pixmap.size() != window.size():
+        pixmap = window.grab()
+    return pixmap
+
+
 def _dispose(window) -> None:
     """Delete the window while Qt is still up: left to the interpreter's exit, the order in
     which Python frees the window and the application is arbitrary, and Qt may crash."""
@@ -79,7 +95,7 @@ def _screenshot(app, window, path: Path) -> int:
         time.sleep(0.01)
     failed = not window.is_up_to_date()
     path.parent.mkdir(parents=True, exist_ok=True)
-    ok = window.grab().save(str(path))
+    ok = grab_window(window).save(str(path))
     window.close()
     app.processEvents()
     if not ok:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..estimators import registry
 from ..pipeline import FitResult
-from ..views import InputSpaceView, Scatter3DView
+from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
 
 MAX_PANELS = 3
@@ -44,13 +44,19 @@ class SlotState:
     error_param: str | None = None
 
 
+MODES = (("input", "Input space"), ("outputs", "Outputs"), ("embedding", "Embedding"))
+
+
 class ComparePanel(QFrame):
+    """One algorithm's picture: its input-space view, its outputs or its embedding."""
+
     activated = Signal(int)
     algorithm_chosen = Signal(int, str)
 
     def __init__(self, index: int, theme: Theme, parent: QWidget | None = None):
         super().__init__(parent)
         self.index = index
+        self.theme = theme
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.combo = QComboBox()
         for spec in registry.ALGORITHMS.values():
@@ -64,6 +70,9 @@ class ComparePanel(QFrame):
         self.combo.activated.connect(self._chosen)
         self.caption = QLabel("")
         self.caption.setStyleSheet("font-size: 8pt;")
+        self.caption.setWordWrap(True)
+        # two lines for every caption, so that all panels keep the same plot height
+        self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 2)
         self.status = QLabel("")
         self.status.setWordWrap(True)
         self.status.setStyleSheet("color: #D55E00; font-size: 8pt;")
@@ -77,7 +86,9 @@ class ComparePanel(QFrame):
         head.addWidget(self.combo, 1)
         head.addWidget(self.edit_button)
         self.view = InputSpaceView(theme=theme, compact=True)
-        self.view3d: Scatter3DView | None = None
+        self._input3d: Scatter3DView | None = None
+        self._outputs: OutputsView | None = None
+        self._embedding: Scatter3DView | None = None
         self.stack = QStackedWidget()
         self.stack.addWidget(self.view)
         layout = QVBoxLayout(self)
@@ -87,6 +98,40 @@ class ComparePanel(QFrame):
         layout.addWidget(self.caption)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.status)
+
+    # pages, built when first needed
+    @property
+    def input3d(self) -> Scatter3DView:
+        if self._input3d is None:
+            self._input3d = Scatter3DView(theme=self.theme)
+            self.stack.addWidget(self._input3d)
+        return self._input3d
+
+    @property
+    def outputs(self) -> OutputsView:
+        if self._outputs is None:
+            self._outputs = OutputsView(theme=self.theme)
+            self.stack.addWidget(self._outputs)
+        return self._outputs
+
+    @property
+    def embedding(self) -> Scatter3DView:
+        if self._embedding is None:
+            self._embedding = Scatter3DView(theme=self.theme)
+            self.stack.addWidget(self._embedding)
+        return self._embedding
+
+    def page(self, mode: str, three_d: bool) -> QWidget:
+        """Show the page for ``mode`` ("input", "outputs", "embedding"); 3-D data have no
+        input-space picture, so "input" shows the embedding for them."""
+        if mode == "outputs":
+            widget = self.outputs
+        elif mode == "embedding" or three_d:
+            widget = self.embedding
+        else:
+            widget = self.view
+        self.stack.setCurrentWidget(widget)
+        return widget
 
     def _chosen(self, _i: int) -> None:
         self.algorithm_chosen.emit(self.index, self.combo.currentData())
@@ -101,15 +146,11 @@ class ComparePanel(QFrame):
         self.combo.blockSignals(False)
         self.caption.setText(slot.title)
 
-    def show_3d(self, theme: Theme) -> Scatter3DView:
-        if self.view3d is None:
-            self.view3d = Scatter3DView(theme=theme)
-            self.stack.addWidget(self.view3d)
-        self.stack.setCurrentWidget(self.view3d)
-        return self.view3d
-
-    def show_2d(self) -> None:
-        self.stack.setCurrentWidget(self.view)
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        for w in (self.view, self._input3d, self._outputs, self._embedding):
+            if w is not None:
+                w.set_theme(theme)
 
     def set_error(self, message: str | None) -> None:
         self.status.setText(message or "")
@@ -122,6 +163,7 @@ class CompareView(QWidget):
     activated = Signal(int)
     algorithm_chosen = Signal(int, str)
     count_changed = Signal(int)
+    mode_changed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, *, theme: Theme = LIGHT):
         super().__init__(parent)
@@ -136,13 +178,22 @@ class CompareView(QWidget):
         self.count.currentIndexChanged.connect(
             lambda _i: self.count_changed.emit(self.count.currentData())
         )
-        hint = QLabel(
-            "Same data, same kernel, linked axes. “Edit” picks the panel the "
-            "algorithm panel changes."
+        self.mode = QComboBox()
+        for key, label in MODES:
+            self.mode.addItem(label, key)
+        self.mode.setToolTip(
+            "What each panel shows: the input space with the level sets, the histograms of "
+            "the outputs, or the embedding of the points (3-D data: always the embedding)"
         )
+        self.mode.currentIndexChanged.connect(
+            lambda _i: self.mode_changed.emit(self.mode.currentData())
+        )
+        hint = QLabel("Same data and kernel; linked axes. “Edit” picks the panel to change.")
         hint.setStyleSheet("font-size: 8pt;")
+        hint.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.count)
+        top.addWidget(self.mode)
         top.addWidget(hint, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -157,6 +208,14 @@ class CompareView(QWidget):
             if i:
                 panel.view.viewbox.setXLink(self.panels[0].view.viewbox)
                 panel.view.viewbox.setYLink(self.panels[0].view.viewbox)
+
+    def current_mode(self) -> str:
+        return self.mode.currentData()
+
+    def set_mode(self, mode: str) -> None:
+        self.mode.blockSignals(True)
+        self.mode.setCurrentIndex(max(self.mode.findData(mode), 0))
+        self.mode.blockSignals(False)
 
     def set_count(self, n: int) -> None:
         n = max(2, min(MAX_PANELS, n))
@@ -173,9 +232,7 @@ class CompareView(QWidget):
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         for panel in self.panels:
-            panel.view.set_theme(theme)
-            if panel.view3d is not None:
-                panel.view3d.set_theme(theme)
+            panel.set_theme(theme)
 
     def views(self) -> list[InputSpaceView]:
         return [p.view for p in self.panels]

@@ -89,6 +89,8 @@ class MainWindow(QMainWindow):
         self.main_slot = SlotState("main", "kfd")
         self.compare_slots: list[SlotState] = default_compare_slots()
         self.compare_count = 3
+        self.compare_mode = "input"  # what each compare panel shows
+        self._docks_before_compare: dict | None = None
         self.active_compare = 0
         self.live = True
         self.resolution = 200
@@ -320,6 +322,8 @@ class MainWindow(QMainWindow):
             view.activated.connect(self.activate_compare_panel)
             view.algorithm_chosen.connect(self._compare_algorithm_chosen)
             view.count_changed.connect(self.set_compare_count)
+            view.mode_changed.connect(self._compare_mode_changed)
+            view.set_mode(self.compare_mode)
             self._compare_view = view
             self.central.addWidget(view)
             view.panels[0].view.viewbox.sigResized.connect(self._view_resized)
@@ -505,6 +509,9 @@ class MainWindow(QMainWindow):
             self.compare_slots = slots + defaults[len(slots) :]
             self.compare_count = len(panels)
             self.active_compare = 0
+            self.compare_mode = p.view if p.view in ("outputs", "embedding") else "input"
+            if self._compare_view is not None:
+                self._compare_view.set_mode(self.compare_mode)
         self.setWindowTitle(f"kfdviz — {p.title}")
         self.data.replace(X, y, regression=regression)
         self.set_layout(p.layout, fit=False)
@@ -621,6 +628,7 @@ class MainWindow(QMainWindow):
         self.compare_action.blockSignals(True)
         self.compare_action.setChecked(name == "compare")
         self.compare_action.blockSignals(False)
+        self._right_docks_for(name)
         if name == "compare":
             self.central.setCurrentWidget(self.compare_view)
             self.compare_view.set_count(self.compare_count)
@@ -637,6 +645,20 @@ class MainWindow(QMainWindow):
                 self._draw(r)
         if fit:
             self.request_fit(slots=self._layout_slot_names(), now=True)
+
+    def _right_docks_for(self, layout: str) -> None:
+        """The compare panels need the width: the right-hand docks make way for them (View
+        menu brings them back) and return with the single layout."""
+        docks = (self.outputs_dock, self.embedding_dock, self.diagnostics_dock)
+        if layout == "compare" and self._docks_before_compare is None:
+            self._docks_before_compare = {d: d.isVisible() or d.isHidden() is False for d in docks}
+            for d in docks:
+                d.hide()
+        elif layout == "single" and self._docks_before_compare is not None:
+            for d, shown in self._docks_before_compare.items():
+                d.setVisible(shown)
+            self._docks_before_compare = None
+            self.diagnostics_dock.raise_()
 
     def _toggle_compare(self, on: bool) -> None:
         self.set_layout("compare" if on else "single")
@@ -863,12 +885,10 @@ class MainWindow(QMainWindow):
             else:
                 axes = ("x₁", "x₂", "x₃")
             self.input3d.set_points(pts3, labels, test, axes, f"Input data ({data.dimension}-D)")
-            for panel in self._compare_panels():
-                panel.show_3d(self.theme).set_points(pts3, labels, test, axes, "")
         else:
             self.single.setCurrentWidget(self.input_view)
-            for panel in self._compare_panels():
-                panel.show_2d()
+        for panel in self._compare_panels():
+            panel.page(self.compare_mode, three_d)
         n = data.n
         if data.regression:
             text = f"{n} samples"
@@ -1142,20 +1162,49 @@ class MainWindow(QMainWindow):
                     f"Input data ({r.X.shape[1]}-D)",
                 )
         else:
-            i = int(r.slot.split("-")[1])
-            panel = self.compare_view.panels[i]
-            panel.set_error(None)
-            slot = self.compare_slots[i]
-            heading = f"{slot.title}" if slot.title else None
-            panel.view.set_result(r, title=heading)
-            if r.points3d is not None or r.X.shape[1] >= 3:
-                v3 = panel.show_3d(self.theme)
-                if r.embedding is not None:
-                    v3.set_points(
-                        r.embedding, r.y, r.test_mask, r.embedding_labels, slot.title or r.title
-                    )
+            self._draw_compare_panel(int(r.slot.split("-")[1]), r)
         if r.slot == self.active_slot().name:
             self._draw_docks(r)
+
+    def _draw_compare_panel(self, i: int, r: FitResult) -> None:
+        panel = self.compare_view.panels[i]
+        panel.set_error(None)
+        slot = self.compare_slots[i]
+        heading = slot.title or r.title
+        three_d = r.X.shape[1] != 2 and r.kind != "regressor"
+        page = panel.page(self.compare_mode, three_d)
+        shown = r.feature_label.split(": ", 1)[-1]
+        if page is panel._embedding:
+            shown = f"embedding of all points ({len(r.embedding_labels) or 'no'} features)"
+        panel.caption.setText(f"{heading} — {shown}")
+        panel.caption.setToolTip(r.feature_label)
+        if not three_d:
+            panel.view.set_result(r, title=heading)
+        if page is panel._outputs:
+            panel.outputs.set_result(r)
+        elif page is panel._embedding:
+            labels = None if r.kind == "regressor" else r.y
+            if r.embedding is not None:
+                panel.embedding.set_points(
+                    r.embedding, labels, r.test_mask, r.embedding_labels, heading
+                )
+            else:
+                points = r.points3d if r.points3d is not None else r.X
+                panel.embedding.set_points(
+                    points,
+                    labels,
+                    r.test_mask,
+                    r.points3d_labels or ("x₁", "x₂", "x₃"),
+                    f"{heading} (no embedding: the input data)",
+                )
+
+    def _compare_mode_changed(self, mode: str) -> None:
+        self.compare_mode = mode
+        for i, slot in enumerate(self.compare_slots[: self.compare_count]):
+            if slot.result is not None:
+                self._draw_compare_panel(i, slot.result)
+            else:
+                self.compare_view.panels[i].page(mode, self.data.dimension > 2)
 
     def _draw_docks(self, r: FitResult) -> None:
         self.algorithm_panel.set_feature_options(r.feature_options, r.feature)

@@ -97,7 +97,9 @@ class InputSpaceView(QWidget):
         self.item.setMenuEnabled(True)
         self.item.hideButtons()
         self.viewbox.setAspectLocked(True)
-        self.item.setTitle("\u00a0", size="10pt")
+        self.compact = compact
+        if not compact:  # compact views (compare panels) have their caption outside the plot
+            self.item.setTitle("\u00a0", size="10pt")
 
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setZValue(-20)
@@ -267,13 +269,15 @@ class InputSpaceView(QWidget):
         for it in (self.tube, self.tube_upper, self.tube_lower):
             it.hide()
         # Keep the title row (empty) so that the plot area does not change size between fits.
-        self.item.setTitle("\u00a0", size="10pt")
+        if not self.compact:
+            self.item.setTitle("\u00a0", size="10pt")
 
     def set_result(self, result: FitResult, *, title: str | None = None) -> None:
         self.result = result
         theme = self.theme
         heading = title if title is not None else result.feature_label
-        self.item.setTitle(heading, size="10pt", color=theme.foreground)
+        if not self.compact:
+            self.item.setTitle(heading, size="10pt", color=theme.foreground)
         self._draw_grid(result)
         self._draw_expansion(result)
         self._draw_tangents(result)

@@ -108,7 +108,7 @@ class Scatter3DView(QWidget):
         import pyqtgraph.opengl as gl
 
         view = gl.GLViewWidget()
-        view.setCameraPosition(distance=4.2, elevation=22, azimuth=38)
+        view.setCameraPosition(distance=3.6, elevation=22, azimuth=38)
         view.setMinimumSize(200, 200)
         self.scatter = gl.GLScatterPlotItem(pxMode=True)
         self.scatter.setGLOptions("translucent")
@@ -124,7 +124,9 @@ class Scatter3DView(QWidget):
             self.axes.append(line)
             tip = np.zeros(3)
             tip[k] = 1.22
-            text = gl.GLTextItem(pos=tip, text=str(k + 1))
+            font = QFont()
+            font.setPointSize(9)
+            text = gl.GLTextItem(pos=tip, text=str(k + 1), font=font)
             view.addItem(text)
             self.axis_text.append(text)
         self.gl_view = view

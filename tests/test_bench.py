@@ -28,6 +28,8 @@ NUMERIC = {
     "kpca-4000": True,
     "kfd-refit-width": True,
     "kfd-refit-mu": True,
+    "kfd-refit-width-20k": True,
+    "kfd-refit-mu-20k": True,
     "large-fit-grid": False,
 }
 

@@ -224,18 +224,22 @@ for _n in (2000, 4000):
 
 
 # -- refits -------------------------------------------------------------------------------------
-def _refit_case(change: str, quick: bool) -> Case:
+def _refit_case(change: str, n_full: int, centers_full: int | None, quick: bool) -> Case:
     from kfdviz.estimators import KernelFisherDiscriminant
 
-    n = 300 if quick else 2000
+    if quick:
+        n, centers = (300, None) if centers_full is None else (2000, 60)
+    else:
+        n, centers = n_full, centers_full
     X, y = two_class_data(n, seed=4)
+    common = {"n_centers": centers, "random_state": 0}
     before = {"width": WIDTH, "mu": MU}
     after = (
         {"width": 0.7 * WIDTH, "mu": MU} if change == "width" else {"width": WIDTH, "mu": 10 * MU}
     )
 
     def fit(params):
-        return KernelFisherDiscriminant(**params).fit(X, y).expansion_.coef[:, 0]
+        return KernelFisherDiscriminant(**params, **common).fit(X, y).expansion_.coef[:, 0]
 
     def warm():
         _clear_caches()
@@ -250,26 +254,31 @@ def _refit_case(change: str, quick: bool) -> Case:
         check,
         prepare_candidate=warm,
         prepare_baseline=_clear_caches,
-        sizes={"n": n, "centers": n},
+        sizes={"n": n, "centers": n if centers is None else centers},
         notes=f"candidate: fitted at {before}, refit at {after}; baseline: the same fit cold",
     )
 
 
-scenario(
-    "kfd-refit-width",
-    title="KFD refit after a width change (cached distances)",
-    baseline="a cold fit",
-    target=Target.ratio(2),
-    group="refit",
-)(partial(_refit_case, "width"))
-
-scenario(
-    "kfd-refit-mu",
-    title="KFD refit after a mu change (cached Kzx, N)",
-    baseline="a cold fit",
-    target=Target.ratio(5),
-    group="refit",
-)(partial(_refit_case, "mu"))
+_REFITS = {
+    "width": ("KFD refit after a width change (cached distances)", Target.ratio(2)),
+    "mu": ("KFD refit after a mu change (cached Kzx, means, N)", Target.ratio(5)),
+}
+for _change, (_title, _target) in _REFITS.items():
+    scenario(
+        f"kfd-refit-{_change}",
+        title=_title,
+        baseline="a cold fit",
+        target=_target,
+        group="refit",
+    )(partial(_refit_case, _change, 2000, None))
+for _change, (_title, _target) in _REFITS.items():
+    scenario(
+        f"kfd-refit-{_change}-20k",
+        title=_title + ", 20 000 points expanded over 300",
+        baseline="a cold fit",
+        target=_target,
+        group="refit",
+    )(partial(_refit_case, _change, 20_000, 300))
 
 
 # -- a large problem through the whole pipeline ---------------------------------------------------

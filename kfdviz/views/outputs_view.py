@@ -220,6 +220,6 @@ class OutputsView(QWidget):
                 parts.append(f"test RMSE {r.test_error:.4g}")
         if r.threshold is not None and r.kind == "classifier":
             parts.append(f"threshold {r.threshold:+.3g}")
-        if r.sparsity is not None and r.n_expansion_total:
+        if r.sparsity is not None and r.n_expansion_total and r.kind in ("classifier", "regressor"):
             parts.append(f"zero coefficients {100 * r.sparsity:.0f} %")
         return " · ".join(p for p in parts if p)

@@ -1,0 +1,125 @@
+"""3-D data and embeddings: the rotatable OpenGL scatter, and its fallback without OpenGL."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gui_helpers import OFFSCREEN_NOISE, save_and_check, shot_dir, wait_idle
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)]
+
+
+def _screen_pixels(widget) -> np.ndarray:
+    """What the screen shows of ``widget`` (a widget grab misses the 3-D axis labels)."""
+    from PySide6.QtGui import QImage
+
+    from kfdviz.app import grab_window
+
+    image = grab_window(widget).toImage().convertToFormat(QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    data = np.frombuffer(image.constBits(), dtype=np.uint8).reshape(h, image.bytesPerLine())
+    return data[:, : 3 * w].reshape(h, w, 3).copy()  # the QImage goes away with this frame
+
+
+@pytest.mark.gl
+def test_koc_on_three_class_3d_data_gives_a_rotatable_3d_embedding(window, qtbot):
+    w = window
+    panel = w.data_panel
+    panel.generator.setCurrentIndex(panel.generator.findData("cuboids"))
+    panel.n_samples.setValue(300)
+    panel.generate.click()
+    wait_idle(qtbot, w)
+    assert w.data.dimension == 3
+    assert w.single.currentWidget() is w.input3d  # 3-D input: a 3-D scatter, no level sets
+    combo = w.algorithm_panel.combo
+    combo.setCurrentIndex(combo.findData("koc"))
+    width = w.algorithm_panel.widget("width")
+    width.set_value(5.0)
+    width.changed.emit()
+    wait_idle(qtbot, w)
+    r = w.main_slot.result
+    assert r.algorithm == "koc" and r.classes.size == 3
+    assert r.embedding.shape == (300, 3)
+    w.embedding_dock.raise_()
+    qtbot.waitUntil(lambda: w.embedding_view.isVisible(), timeout=5_000)
+    view = w.embedding_view
+    assert view.uses_gl and view.gl_view is not None
+    qtbot.waitUntil(lambda: view.scatter.pos is not None and len(view.scatter.pos) == 300)
+    assert [t.text for t in view.axis_text] == ["KOC 1", "KOC 2", "KOC 3"]
+    colors = np.asarray(view.scatter.color)
+    assert len(np.unique(np.round(colors[:, :3], 3), axis=0)) == 3  # one colour per class
+    # KOC pulls each class together: the classes' centroids are far apart in the embedding
+    E = r.embedding
+    centres = np.array([E[r.y == k].mean(axis=0) for k in range(3)])
+    spread = max(np.linalg.norm(E[r.y == k] - centres[k], axis=1).mean() for k in range(3))
+    gaps = [np.linalg.norm(centres[a] - centres[b]) for a, b in ((0, 1), (0, 2), (1, 2))]
+    assert min(gaps) > 2 * spread
+    # rotating is a camera change
+    before = dict(view.gl_view.opts)
+    view.gl_view.orbit(30, 10)
+    assert view.gl_view.opts["azimuth"] != before["azimuth"]
+    qtbot.wait(100)
+    pixels = _screen_pixels(view)
+    folder = shot_dir()
+    if folder is not None:
+        from PySide6.QtGui import QImage
+
+        h, wd, _ = pixels.shape
+        QImage(pixels.tobytes(), wd, h, 3 * wd, QImage.Format.Format_RGB888).save(
+            str(folder / "embedding-koc-cuboids-screen.png")
+        )
+    assert pixels.std() > 5, "the 3-D view looks blank"
+    for rgb in ((0, 114, 178), (213, 94, 0), (0, 158, 115)):  # the three class colours
+        close = np.abs(pixels.astype(int) - rgb).sum(axis=2) < 60
+        assert close.sum() > 5, f"no points in colour {rgb}"
+    save_and_check(view, "embedding-koc-cuboids")
+    from PySide6.QtGui import QImage
+
+    if folder is not None:
+        from kfdviz.app import grab_window
+
+        grab_window(w).toImage().convertToFormat(QImage.Format.Format_RGB888).save(
+            str(folder / "window-koc-cuboids.png")
+        )
+
+
+def test_without_opengl_the_view_says_so_and_shows_three_projections(qtbot, monkeypatch):
+    from kfdviz.views import scatter3d
+
+    monkeypatch.setattr(scatter3d, "gl_available", lambda: False)
+    view = scatter3d.Scatter3DView()
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    rng = np.random.default_rng(0)
+    P = rng.normal(size=(60, 3))
+    y = np.repeat([0, 1, 2], 20)
+    view.set_points(P, y, np.zeros(60, bool), ("a", "b", "c"), "three classes")
+    view.show()
+    qtbot.waitExposed(view)
+    assert not view.uses_gl and view.gl_view is None
+    assert view.notice.isVisible() and "OpenGL" in view.notice.text()
+    assert len(view.projections) == 3
+    pairs = [(a, b) for _, a, b, _, _ in view.projections]
+    assert pairs == [(0, 1), (0, 2), (1, 2)]
+    for widget, a, b, train, _ in view.projections:
+        x, yy = train.getData()
+        assert x.size == 60
+        assert np.allclose(np.sort(x), np.sort(P[:, a])) and np.allclose(
+            np.sort(yy), np.sort(P[:, b])
+        )
+        assert (
+            widget.getPlotItem().getAxis("bottom").labelText == ("a", "a", "b")[pairs.index((a, b))]
+        )
+    pixels = save_and_check(view, "projections-fallback")
+    assert pixels.std() > 5
+
+
+def test_two_feature_embeddings_are_padded_not_refused(qtbot, monkeypatch):
+    from kfdviz.views import scatter3d
+
+    monkeypatch.setattr(scatter3d, "gl_available", lambda: False)
+    view = scatter3d.Scatter3DView()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_points(np.ones((5, 2)), None, None, ("f1", "f2"), "")
+    assert view._points.shape == (5, 3) and view._axis_labels == ("f1", "f2", "—")

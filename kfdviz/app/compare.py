@@ -158,7 +158,7 @@ class ComparePanel(QFrame):
 
 
 class CompareView(QWidget):
-    """Up to three ComparePanels in a row, their view boxes linked."""
+    """Up to three ComparePanels in a row; panning or zooming one moves them all."""
 
     activated = Signal(int)
     algorithm_chosen = Signal(int, str)
@@ -205,9 +205,36 @@ class CompareView(QWidget):
             panel.algorithm_chosen.connect(self.algorithm_chosen)
             self.row.addWidget(panel)
             self.panels.append(panel)
-            if i:
-                panel.view.viewbox.setXLink(self.panels[0].view.viewbox)
-                panel.view.viewbox.setYLink(self.panels[0].view.viewbox)
+            panel.view.viewbox.sigRangeChangedManually.connect(lambda _mask, i=i: self.sync_from(i))
+        self._syncing = False
+
+    def sync_from(self, index: int) -> None:
+        """Give every other panel the view of panel ``index``: same centre, same scale.
+
+        (pyqtgraph's own axis links fight the locked aspect ratio when panels differ in size
+        by a pixel, and zoom out step by step; this keeps what the user sees identical.)
+        """
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            vb = self.panels[index].view.viewbox
+            (x0, x1), (y0, y1) = vb.viewRange()
+            cx, cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+            sx = (x1 - x0) / max(vb.width(), 1.0)
+            sy = (y1 - y0) / max(vb.height(), 1.0)
+            for i, panel in enumerate(self.panels):
+                if i == index:
+                    continue
+                other = panel.view.viewbox
+                w, h = max(other.width(), 1.0), max(other.height(), 1.0)
+                other.setRange(
+                    xRange=(cx - 0.5 * sx * w, cx + 0.5 * sx * w),
+                    yRange=(cy - 0.5 * sy * h, cy + 0.5 * sy * h),
+                    padding=0.0,
+                )
+        finally:
+            self._syncing = False
 
     def current_mode(self) -> str:
         return self.mode.currentData()

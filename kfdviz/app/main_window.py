@@ -1176,7 +1176,8 @@ class MainWindow(QMainWindow):
         shown = r.feature_label.split(": ", 1)[-1]
         if page is panel._embedding:
             shown = f"embedding of all points ({len(r.embedding_labels) or 'no'} features)"
-        panel.caption.setText(f"{heading} — {shown}")
+        same = shown.lower() in heading.lower()
+        panel.caption.setText(heading if same else f"{heading} — {shown}")
         panel.caption.setToolTip(r.feature_label)
         if not three_d:
             panel.view.set_result(r, title=heading)

@@ -496,16 +496,26 @@ class _Builder:
         self.check()
         self.report(0.72, "Contours")
 
-        diverging = threshold is not None
+        diverging = threshold is not None and self.spec.kind != "novelty"
         finite = outputs[np.isfinite(outputs)]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
-        if diverging:
+        if self.spec.kind == "novelty" and threshold is not None:
+            # Inside (above the threshold) is where the data are; the colour runs from the
+            # bulk of the outside up to the most typical point, so the boundary region shows.
+            grid_values = values[np.isfinite(values)]
+            outside = float(np.percentile(grid_values, 10)) if grid_values.size else lo
+            span = max(hi - threshold, 1e-12)
+            lo = min(max(outside, threshold - 4.0 * span), threshold - 0.25 * span)
+            hi = hi + 0.05 * span
+        elif diverging:
             m = max(abs(lo - threshold), abs(hi - threshold), 1e-12)
             lo, hi = threshold - 1.15 * m, threshold + 1.15 * m
         else:
             pad = 0.15 * max(hi - lo, 1e-12 * max(1.0, abs(hi)))
             lo, hi = lo - pad, hi + pad
-        levels = choose_levels(np.array([lo, hi]), r.levels, include=threshold)
+        # Novelty scores fall steeply away from the data: fewer lines keep the picture readable.
+        count = max(3, r.levels // 2) if self.spec.kind == "novelty" else r.levels
+        levels = choose_levels(np.array([lo, hi]), count, include=threshold)
         # Only levels the grid actually reaches produce lines.
         contours = [c for c in contour_lines(xs, ys, values, levels) if c.n_pieces]
 

@@ -294,7 +294,9 @@ class InputSpaceView(QWidget):
             self.boundary.setData([], [])
             return
         theme = self.theme
-        if grid.diverging and result.classes.size >= 2:
+        if result.kind == "novelty":
+            cmap = theme.novelty()
+        elif grid.diverging and result.classes.size >= 2:
             cmap = theme.diverging(int(result.classes[0]), int(result.classes[1]))
         elif grid.diverging:
             cmap = theme.diverging(0, 1)

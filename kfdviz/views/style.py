@@ -72,6 +72,15 @@ class Theme:
         ]
         return pg.ColorMap(np.linspace(0, 1, 5), colors, name=f"{self.name}-diverging")
 
+    def novelty(self) -> pg.ColorMap:
+        """Outside (novel) dark to inside (typical) light, without the class hues."""
+        if self.name == "light":
+            colors = ["#8c8f94", "#c9cbce", "#f1f1f1", "#ffffff"]
+        else:
+            colors = ["#101215", "#22252a", "#3a3f46", "#565c64"]
+        rgb = [QColor(c).getRgb()[:3] for c in colors]
+        return pg.ColorMap(np.array([0.0, 0.55, 0.85, 1.0]), rgb, name=f"{self.name}-novelty")
+
     def sequential(self) -> pg.ColorMap:
         """A perceptually ordered light-to-dark (or dark-to-light) map for features."""
         base = pg.colormap.get("cividis")

@@ -364,11 +364,18 @@ def test_compare_preset_shows_three_linked_panels(window, qtbot):
         return np.array([np.mean(v.viewbox.viewRange()[0]) for v in views])
 
     before = centres()
-    views[1].viewbox.translateBy(x=0.7)
+    assert np.allclose(before, before[0], atol=0.02)
+    # drag the middle panel to the left with the pan tool: every panel follows
+    press_key(qtbot, w, KEY.Key_H)
+    x0, x1 = views[1].viewbox.viewRange()[0]
+    y_mid = float(np.mean(views[1].viewbox.viewRange()[1]))
+    shift = 0.25 * (x1 - x0)
+    drag_data(qtbot, views[1], [(x0 + 0.6 * (x1 - x0) - k * shift / 8, y_mid) for k in range(9)])
     qtbot.wait(50)
     after = centres()
-    # (the panels may differ in width by a few pixels, so compare where they look)
-    assert np.allclose(after - before, 0.7, atol=0.02)
+    moved = after - before
+    assert np.all(moved > 0.5 * shift), moved  # the view moved right as the data went left
+    assert np.allclose(moved, moved[0], atol=0.02 * (x1 - x0))
     # the algorithm panel edits the active panel; a kernel change goes to all three
     w.activate_compare_panel(1)
     assert w.algorithm_panel.algorithm() == "kpca"
@@ -377,6 +384,14 @@ def test_compare_preset_shows_three_linked_panels(window, qtbot):
     wait_idle(qtbot, w)
     assert all(s.result.params["degree"] == 3 for s in w.compare_slots[:3])
     save_and_check(w, "compare-kfd-vs-kpca")
+    # each panel can show its outputs instead (NIPS 2000 Fig. 2 side by side)
+    mode = w.compare_view.mode
+    mode.setCurrentIndex(mode.findData("outputs"))
+    for panel, slot in zip(w.compare_view.panels[:3], slots, strict=True):
+        assert panel.stack.currentWidget() is panel.outputs
+        assert panel.outputs.result is slot.result and panel.outputs.hist_items
+    mode.setCurrentIndex(mode.findData("input"))
+    assert all(p.stack.currentWidget() is p.view for p in w.compare_view.panels[:3])
     # back to one picture
     press_key(qtbot, w, KEY.Key_F6)
     assert w.layout_name == "single"
@@ -406,6 +421,49 @@ def test_regression_mode_draws_a_fitted_curve(window, qtbot):
     assert cx.size == r.curve.x.size
     assert w.outputs_view.stack.currentIndex() == 1
     save_and_check(w, "regression-mode")
+
+
+def test_hover_reads_out_the_value_and_the_point(window, qtbot):
+    w = window
+    view = w.input_view
+    r = _result(w)
+    g = r.grid
+    # over empty space (a corner of the picture): the coordinates and the drawn value
+    qtbot.mouseMove(view.plot.viewport(), view.data_to_widget(g.xs[5], g.ys[5]))
+    qtbot.waitUntil(lambda: "value" in view.readout.text(), timeout=3_000)
+    assert f"value {g.values[5, 5]:+.4g}" in view.readout.text()
+    assert "class" not in view.readout.text()
+    # over a training point: its class, its role and its coefficient
+    i = int(np.flatnonzero(~r.test_mask)[0])
+    qtbot.mouseMove(view.plot.viewport(), view.data_to_widget(*r.X[i]))
+    qtbot.waitUntil(lambda: "class" in view.readout.text(), timeout=3_000)
+    text = view.readout.text()
+    assert f"class {int(r.y[i]) + 1}" in text and "training" in text and "α =" in text
+
+
+def test_save_and_load_the_points(window, qtbot, tmp_path):
+    w = window
+    path = tmp_path / "points.csv"
+    assert w.save_to(str(path))
+    X, y, test = w.data.X().copy(), w.data.y().copy(), w.data.test_mask().copy()
+    press_key(qtbot, w, KEY.Key_Backspace, CTRL | SHIFT)
+    assert w.data.n == 0
+    assert w.load_file(str(path))
+    assert np.allclose(w.data.X(), X) and np.array_equal(w.data.y(), y)
+    wait_idle(qtbot, w)
+    assert _result(w).X.shape == X.shape
+    # a file that is not data: said so, nothing lost
+    bad = tmp_path / "bad.csv"
+    bad.write_text("this is not, a table\n1,2,3,4\n")
+    assert not w.load_file(str(bad))
+    assert w.last_status[0] == "error" and "bad.csv" in _status(w)
+    assert np.allclose(w.data.X(), X)
+    # undo goes back to before the load, then to the cleared canvas's predecessor
+    press_key(qtbot, w, KEY.Key_Z, CTRL)
+    assert w.data.n == 0
+    press_key(qtbot, w, KEY.Key_Z, CTRL)
+    assert w.data.n == X.shape[0]
+    del test
 
 
 def test_dark_theme_and_back(window, qtbot):

@@ -142,17 +142,24 @@ class SessionState:
 
 
 # -- presets -------------------------------------------------------------------------------------
-def split_roles(n: int, ratio: float, seed: int) -> np.ndarray:
-    """The test mask of a preset's split: ``round(ratio * n)`` points chosen with ``seed``.
+def split_roles(n: int, ratio: float, seed: int, labels=None) -> np.ndarray:
+    """The test mask of a preset's split, by the app's rule (``DrawnDataset.split``).
 
-    The same rule as the app's data model, so a preset opened in the window and rendered headless
-    has the same test points.
+    With class ``labels`` the split is stratified: each class, in sorted order, gives
+    ``round(ratio * size)`` of its points, drawn with one generator seeded by ``seed``; without
+    labels (regression), ``round(ratio * n)`` of all points. So a preset opened in the window and
+    rendered headless has the same test points.
     """
-    test = np.zeros(n, bool)
-    k = round(ratio * n)
-    if k > 0 and n > 1:
-        k = min(k, n - 1)
-        test[np.random.default_rng(seed).permutation(n)[:k]] = True
+    rng = np.random.default_rng(seed)
+    test = np.zeros(n, dtype=bool)
+    if labels is None:
+        groups = [np.arange(n)]
+    else:
+        labels = np.asarray(labels)
+        groups = [np.flatnonzero(labels == c) for c in np.unique(labels)]
+    for members in groups:
+        k = round(float(ratio) * len(members))
+        test[rng.permutation(members)[:k]] = True
     return test
 
 
@@ -171,7 +178,9 @@ def state_from_preset(preset) -> SessionState:
     return SessionState(
         X=np.asarray(X, dtype=np.float64),
         y=None if y is None else np.asarray(y),
-        test_mask=split_roles(len(X), float(d.test_ratio), int(d.split_seed)),
+        test_mask=split_roles(
+            len(X), float(d.test_ratio), int(d.split_seed), None if regression else y
+        ),
         panels=tuple(
             PanelState(p.algorithm, _native_params(p.algorithm, p.params), p.feature, p.title)
             for p in preset.panels

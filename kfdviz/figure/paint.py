@@ -72,7 +72,8 @@ class PanelGeometry:
     cell: QRectF
     plot: QRectF | None = None
     transform: Transform | None = None
-    n_contour_paths: int = 0
+    n_contour_paths: int = 0  # level sets drawn (one path per level), not counting the boundary
+    boundary_drawn: bool = False
     texts: list[str] = field(default_factory=list)
 
 
@@ -605,12 +606,13 @@ def _paint_input(
             qp.drawRect(box)
             c.text(float(u), float(v), text, label_font, align="center", valign="center")
     b = grid.boundary
+    boundary_drawn = False
     if settings.get("show_boundary", True) and b is not None and b.path.shape[0]:
         u, v = t.px(b.path[:, 0], b.path[:, 1])
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(theme.boundary, 1.9))
         qp.drawPath(c.polyline_path(u, v))
-        n_paths += 1
+        boundary_drawn = True
 
     if settings.get("show_tangents", True) and r.tangents:
         qp.setPen(c.pen(theme.foreground, 0.6, alpha=0.75))
@@ -643,7 +645,7 @@ def _paint_input(
     _paint_axes(c, t, "x₁", "x₂")
     if show_bar:
         _paint_colorbar(c, rect, lo, hi, lut, r.threshold if grid.diverging else None)
-    return PanelGeometry("input", cell, rect, t, n_paths)
+    return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn)
 
 
 def _paint_expansion(c: _Canvas, t: Transform, r, settings: dict) -> None:

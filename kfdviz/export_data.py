@@ -22,8 +22,13 @@ import numpy as np
 FORMATS = ("csv", "npz")
 
 
+_GREEK = str.maketrans({"σ": "sigma", "μ": "mu", "ν": "nu", "ε": "eps", "ℓ": "l", "²": "2"})
+
+
 def _slug(text: str) -> str:
-    out = "".join(ch if ch.isalnum() else "_" for ch in text.lower()).strip("_")
+    """An ASCII identifier for column names: 'KOC, Gaussian σ = 1' -> 'koc_gaussian_sigma_1'."""
+    text = text.lower().translate(_GREEK)
+    out = "".join(ch if ch.isascii() and ch.isalnum() else "_" for ch in text).strip("_")
     while "__" in out:
         out = out.replace("__", "_")
     return out or "panel"

@@ -73,7 +73,7 @@ register(
                 "okpca",
                 {**_OKPCA, "tangents": ("translate-x",), "mu": 0.01},
                 feature=0,
-                title="Oriented KPCA, invariant to x-translation",
+                title="Oriented KPCA, x-translation invariant",
             ),
         ),
         layout="compare",

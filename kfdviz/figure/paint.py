@@ -230,13 +230,18 @@ def _class_index(classes: np.ndarray, label) -> int:
 
 # -- ticks -----------------------------------------------------------------------------------------
 def ticks(lo: float, hi: float, target: int = 5) -> np.ndarray:
+    """Round values in [lo, hi], about ``target`` intervals apart, and at least three of them."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return np.array([lo])
-    step = nice_step(hi - lo, target)
-    start = math.ceil(lo / step - 1e-9) * step
-    out = start + step * np.arange(math.floor((hi - start) / step + 1e-9) + 1)
-    out = np.round(out / step) * step
-    out[np.abs(out) < step * 1e-9] = 0.0
+    out = np.array([lo])
+    for attempt in range(4):
+        step = nice_step(hi - lo, target * 2**attempt)
+        start = math.ceil(lo / step - 1e-9) * step
+        out = start + step * np.arange(math.floor((hi - start) / step + 1e-9) + 1)
+        out = np.round(out / step) * step
+        out[np.abs(out) < step * 1e-9] = 0.0
+        if len(out) >= 3:
+            break
     return out
 
 
@@ -543,14 +548,14 @@ def _value_image(values: np.ndarray, lo: float, hi: float, lut: np.ndarray) -> Q
 
 
 def _colormap(result, theme) -> np.ndarray:
+    """The app's maps: grey for novelty, class hues for decisions, cividis for features."""
     grid = result.grid
-    if grid.diverging and result.classes.size >= 2:
-        anchors = theme.diverging_anchors(0, 1)
-    elif grid.diverging:
-        anchors = theme.diverging_anchors(0, 1)
-    else:
-        anchors = theme.sequential_anchors()
-    return palette.lookup_table(anchors, 256)
+    if result.kind == "novelty":
+        positions, colors = theme.novelty_anchors()
+        return palette.lookup_table(colors, 256, positions)
+    if grid.diverging:
+        return palette.lookup_table(theme.diverging_anchors(0, 1), 256)
+    return palette.lookup_table(theme.sequential_anchors(), 256)
 
 
 def _format_level(level: float, span: float) -> str:
@@ -644,7 +649,8 @@ def _paint_input(
     _paint_expansion(c, t, r, settings)
     _paint_axes(c, t, "x₁", "x₂")
     if show_bar:
-        _paint_colorbar(c, rect, lo, hi, lut, r.threshold if grid.diverging else None)
+        marked = grid.diverging or r.kind == "novelty"
+        _paint_colorbar(c, rect, lo, hi, lut, r.threshold if marked else None)
     return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn)
 
 

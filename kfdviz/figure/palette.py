@@ -92,6 +92,14 @@ class Theme:
             ]
         )
 
+    def novelty_anchors(self) -> tuple[np.ndarray, np.ndarray]:
+        """(positions, colours): outside (novel) dark to inside (typical) light, no class hues."""
+        if self.name == "light":
+            colors = ["#8c8f94", "#c9cbce", "#f1f1f1", "#ffffff"]
+        else:
+            colors = ["#101215", "#22252a", "#3a3f46", "#565c64"]
+        return np.array([0.0, 0.55, 0.85, 1.0]), np.array([rgb(c) for c in colors])
+
     def sequential_anchors(self) -> np.ndarray:
         """cividis washed towards the background, so points and lines keep their contrast."""
         return 0.45 * _CIVIDIS + 0.55 * rgb(self.neutral)
@@ -128,10 +136,14 @@ def theme(name: str) -> Theme:
     return THEMES.get(name, LIGHT)
 
 
-def lookup_table(anchors: np.ndarray, n: int = 256) -> np.ndarray:
-    """(n, 3) uint8 colours interpolated linearly between evenly spaced anchors."""
+def lookup_table(anchors: np.ndarray, n: int = 256, positions=None) -> np.ndarray:
+    """(n, 3) uint8 colours interpolated linearly between anchors (evenly spaced by default)."""
     anchors = np.asarray(anchors, dtype=float)
-    pos = np.linspace(0.0, 1.0, anchors.shape[0])
+    pos = (
+        np.linspace(0.0, 1.0, anchors.shape[0])
+        if positions is None
+        else np.asarray(positions, dtype=float)
+    )
     t = np.linspace(0.0, 1.0, n)
     out = np.column_stack([np.interp(t, pos, anchors[:, c]) for c in range(3)])
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)

@@ -475,3 +475,22 @@ def test_banana_sparse_kfd_near_the_papers_table(ida_dir, loss, mu, paper_error,
         sparsity.append(100 * sol.sparsity)
     assert abs(np.mean(errors) - paper_error) <= 1.5, (np.mean(errors), np.mean(sparsity))
     assert np.mean(sparsity) >= 70.0, (np.mean(errors), np.mean(sparsity))
+
+
+@pytest.mark.parametrize("mu", [0.1, 1.0, 10.0])
+def test_subset_lp_solved_through_its_dual_matches_the_primal(mu):
+    # Many points, few centers: LSKFD goes through the LP dual; its objective must equal that
+    # of the primal LP solved directly, and alpha must be exactly sparse.
+    from kfdviz.core import kfd_programs as kp
+    from kfdviz.core.kernels import Kernel
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(1200, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1.0, -1.0)
+    K = Kernel("rbf", 1.0)(X, X[:60])
+    sol = kp.solve_kfd_program(K, y, loss="absolute", regularizer="l1", mu=mu)
+    assert sol.solver == "highs-lp-dual"
+    alpha, b, *_ = kp._solve_lp_primal(K, y, None, mu, "absolute", 0.1, 100_000)
+    primal = np.abs(y - K @ alpha - b).sum() + mu * np.abs(alpha).sum()
+    assert sol.objective == pytest.approx(primal, rel=1e-9)
+    assert np.count_nonzero(sol.alpha) < sol.alpha.size

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -984,6 +984,10 @@ class MainWindow(QMainWindow):
     def _after_first_show(self) -> None:
         if self._closing:
             return
+        # Settle the layout first, so the picture's box has the plot's final shape (one fit,
+        # not two).
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QCoreApplication.processEvents()
         self._reframe()
         self.request_fit(now=True)
 

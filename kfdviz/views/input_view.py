@@ -97,6 +97,9 @@ class InputSpaceView(QWidget):
         self.item.setMenuEnabled(True)
         self.item.hideButtons()
         self.viewbox.setAspectLocked(True)
+        # A fixed axis width: tick labels of another length must not change the plot's size
+        # (the picture's box is fitted to it).
+        self.item.getAxis("left").setWidth(44)
         self.compact = compact
         if not compact:  # compact views (compare panels) have their caption outside the plot
             self.item.setTitle("\u00a0", size="10pt")
@@ -109,6 +112,7 @@ class InputSpaceView(QWidget):
         )
         self.colorbar.setImageItem(self.image)
         self._colorbar_shown = False
+        self._show_colorbar(True)
 
         self.contour_items: list[pg.PlotCurveItem] = []
         self.contour_labels: list[pg.TextItem] = []
@@ -191,6 +195,9 @@ class InputSpaceView(QWidget):
     def set_regression(self, regression: bool) -> None:
         self._regression = bool(regression)
         self.viewbox.setAspectLocked(not regression)
+        # The colour bar stays in place between fits (the plot keeps its size); curves of
+        # regression have no colours to explain.
+        self._show_colorbar(not regression)
 
     # -- points --------------------------------------------------------------------------------
     def set_points(
@@ -258,7 +265,6 @@ class InputSpaceView(QWidget):
         self.result = None
         self.image.clear()
         self.image.hide()
-        self._show_colorbar(False)
         for it in self.contour_items + self.contour_labels:
             self.item.removeItem(it)
         self.contour_items, self.contour_labels = [], []
@@ -290,7 +296,6 @@ class InputSpaceView(QWidget):
         grid = result.grid
         if grid is None:
             self.image.hide()
-            self._show_colorbar(False)
             self.boundary.setData([], [])
             return
         theme = self.theme
@@ -309,7 +314,6 @@ class InputSpaceView(QWidget):
         self.colorbar.setColorMap(cmap)
         self.colorbar.setLevels((lo, hi))
         self.image.show()
-        self._show_colorbar(True)
 
         if self._show_contours:
             pen = pg.mkPen(QColor(theme.contour), width=0.9)

@@ -435,6 +435,7 @@ def test_hover_reads_out_the_value_and_the_point(window, qtbot):
     assert "class" not in view.readout.text()
     # over a training point: its class, its role and its coefficient
     i = int(np.flatnonzero(~r.test_mask)[0])
+    qtbot.wait(60)  # pyqtgraph drops mouse moves closer together than its rate limit
     qtbot.mouseMove(view.plot.viewport(), view.data_to_widget(*r.X[i]))
     qtbot.waitUntil(lambda: "class" in view.readout.text(), timeout=3_000)
     text = view.readout.text()

@@ -313,7 +313,9 @@ def _render_arguments(parser: argparse.ArgumentParser) -> None:
 def _render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    # Qt is imported inside; kfdviz.figure.export picks the offscreen platform without a display.
+    # Figures are painted with QPainter, without a window: Qt's offscreen platform is all that is
+    # needed, and it works without a display (or with a stale DISPLAY). Set before Qt starts.
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from kfdviz import render as rendering
     from kfdviz.session import SessionError
 

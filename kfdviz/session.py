@@ -332,20 +332,20 @@ def _plain_params(params: Mapping) -> dict:
     return out
 
 
-def _plain_value(value, key):
+def _plain_value(value, key, what: str = "parameter"):
     if isinstance(value, np.generic):
         value = value.item()
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise SessionError(None, f"parameter {key!r} is {value}, which cannot be stored")
+            raise SessionError(None, f"{what} {key!r} is {value}, which cannot be stored")
         return value
     if isinstance(value, list | tuple):
-        return [_plain_value(v, key) for v in value]
+        return [_plain_value(v, key, what) for v in value]
     if isinstance(value, Mapping):
-        return {str(k): _plain_value(v, key) for k, v in value.items()}
-    raise SessionError(None, f"parameter {key!r} has a value of type {type(value).__name__}")
+        return {str(k): _plain_value(v, key, what) for k, v in value.items()}
+    raise SessionError(None, f"{what} {key!r} has a value of type {type(value).__name__}")
 
 
 # -- loading -------------------------------------------------------------------------------------

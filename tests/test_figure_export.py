@@ -296,3 +296,27 @@ def test_failed_panel_is_drawn_as_a_message(qapp):
     assert plan.panels[0].kind == "message"
     image, _ = render_image(plan, (1200, 500), 100)
     assert not image.isNull()
+
+
+def test_what_each_kind_of_fit_is_drawn_as(qapp):
+    from kfdviz import datasets
+    from kfdviz.session import PanelState, SessionState
+
+    X, y = datasets.make("ringnorm", seed=0, n_samples=200, dim=6)
+    state = SessionState(
+        X=X,
+        y=y,
+        test_mask=np.arange(200) % 4 == 0,
+        panels=(
+            PanelState("kfd", {"kernel": "rbf", "width": 10.0}),
+            PanelState("kpca", {"kernel": "rbf", "width": 10.0, "n_components": 3}),
+        ),
+        layout="compare",
+    )
+    c = compute(state)
+    plan = plan_figure(state, c.results)
+    # a 1-D discriminant of 6-D data: its outputs, training and test; KPCA: a 3-D embedding
+    assert [p.kind for p in plan.panels] == ["histogram", "histogram", "scatter3d"]
+    assert [p.role for p in plan.panels[:2]] == ["train", "test"]
+    image, _ = render_image(plan, (1200, 500), 100)
+    assert image_pixels(image).std() > 20

@@ -87,6 +87,12 @@ def describe_params(algorithm: str, params: dict) -> str:
         parts.append(f"({inner}){degree}")
     elif kernel == "linear":
         parts.append("linear kernel")
+    if algorithm in ("svd", "pca") and "n_components" in p:
+        parts.append(
+            f"rank {int(p['n_components'])}"
+            if algorithm == "svd"
+            else f"{int(p['n_components'])} components"
+        )
     symbols = {
         "mu": "μ",
         "C": "C",
@@ -197,6 +203,24 @@ def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
                     )
             elif r.grid is not None and state.view != "embedding":
                 panels.append(PanelPlan("input", title, caption, measures, result=r))
+            elif (
+                r.histograms is not None
+                and r.kind == "classifier"
+                and (r.embedding is None or r.embedding.shape[1] < 2)
+            ):
+                # a one-dimensional discriminant of high-dimensional data: its outputs say most
+                roles = ["train"] + (["test"] if r.n_test else [])
+                for role in roles:
+                    panels.append(
+                        PanelPlan(
+                            "histogram",
+                            f"{title}: {'training' if role == 'train' else 'test'} set",
+                            caption,
+                            describe_measures(r, role),
+                            result=r,
+                            role=role,
+                        )
+                    )
             elif r.embedding is not None or r.points3d is not None:
                 if (
                     not shown_input

@@ -180,6 +180,13 @@ class DataModel(QObject):
             return
         self.replace(np.zeros((0, 1 if regression else 2)), np.zeros(0), regression=regression)
 
+    def remember_split(self, ratio: float, seed: int) -> None:
+        """Set the split's ratio and seed without touching the current roles."""
+        self._test_ratio, self._split_seed = float(ratio), int(seed)
+
+    def split_seed(self) -> int:
+        return self._split_seed
+
     def set_split(self, ratio: float, seed: int | None = None) -> None:
         """Hold out ``ratio`` of the points (stratified by class, chosen with ``seed``)."""
         self._test_ratio = float(ratio)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import datasets, presets
+from .. import datasets, presets, session
 from ..estimators import registry
 from ..pipeline import FitFailure, FitRequest, FitResult, GridSpec, data_box
 from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
@@ -260,6 +260,18 @@ class MainWindow(QMainWindow):
         self.save_action = self._action(
             "Save…", "Ctrl+S", "Save the points to a file", self.save_file
         )
+        self.open_session_action = self._action(
+            "Open session…",
+            "Ctrl+Shift+O",
+            "Open a saved session: the points, the algorithms and the layout",
+            self.open_session,
+        )
+        self.save_session_action = self._action(
+            "Save session…",
+            "Ctrl+Shift+S",
+            "Save the points, the algorithms and the layout, to redraw this picture exactly",
+            self.save_session,
+        )
         self.export_action = self._action(
             "Save picture…", "Ctrl+E", "Save the input-space view as a PNG image", self.export_png
         )
@@ -405,7 +417,10 @@ class MainWindow(QMainWindow):
 
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
-        for a in (self.open_action, self.save_action, self.export_action):
+        for a in (self.open_action, self.save_action):
+            file_menu.addAction(a)
+        file_menu.addSeparator()
+        for a in (self.open_session_action, self.save_session_action, self.export_action):
             file_menu.addAction(a)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
@@ -469,22 +484,31 @@ class MainWindow(QMainWindow):
 
     # -- presets and data sets ------------------------------------------------------------------
     def load_preset(self, name: str, *, restore_params: bool = False) -> None:
-        p = presets.get(name)
+        """Open a preset: its data (generated with its seed and split) and its panels."""
+        self.apply_session(session.state_from_preset(name), restore_params=restore_params)
+
+    def apply_session(self, state: session.SessionState, *, restore_params=False) -> None:
+        """Show a session (a preset, or a file): data, roles, panels, layout, view."""
         self._debounce.stop()
-        d = p.data
-        self.data.set_split(d.test_ratio, d.split_seed)
-        self.data_panel.set_test_ratio(d.test_ratio)
-        info = datasets.describe(d.name)
-        X, y = datasets.make(d.name, seed=d.seed, **dict(d.params))
-        regression = info["task"] == "regression"
-        self._generator_state = (d.name, dict(d.params), d.seed)
-        self.data_panel.set_generator(d.name, dict(d.params), d.seed)
-        self.data_panel.set_regression(regression)
-        self.with_svr = p.with_svr
-        self.svr_action.setChecked(p.with_svr)
-        panels = p.panels
+        split = dict(state.split or {})
+        ratio, seed = float(split.get("test_ratio", 0.0)), int(split.get("seed", 0))
+        self.data.remember_split(ratio, seed)
+        self.data_panel.set_test_ratio(ratio)
+        gen = state.generator
+        if gen:
+            self._generator_state = (gen["name"], dict(gen.get("params") or {}), gen["seed"])
+            self.data_panel.set_generator(gen["name"], dict(gen.get("params") or {}), gen["seed"])
+        self.data_panel.set_regression(state.regression)
+        self.with_svr = bool(state.with_svr)
+        self.svr_action.blockSignals(True)
+        self.svr_action.setChecked(self.with_svr)
+        self.svr_action.blockSignals(False)
+        settings = state.view_settings or {}
+        if "resolution" in settings:
+            self.resolution = int(settings["resolution"])
+        panels = state.panels
         saved = self._saved_algorithm() if restore_params else None
-        if p.layout == "single":
+        if state.layout == "single":
             panel = panels[0]
             self.main_slot = SlotState(
                 "main", panel.algorithm, dict(panel.params), panel.feature, panel.title
@@ -509,21 +533,89 @@ class MainWindow(QMainWindow):
             self.compare_slots = slots + defaults[len(slots) :]
             self.compare_count = len(panels)
             self.active_compare = 0
-            self.compare_mode = p.view if p.view in ("outputs", "embedding") else "input"
+            self.compare_mode = state.view if state.view in ("outputs", "embedding") else "input"
             if self._compare_view is not None:
                 self._compare_view.set_mode(self.compare_mode)
-        self.setWindowTitle(f"kfdviz — {p.title}")
-        self.data.replace(X, y, regression=regression)
-        self.set_layout(p.layout, fit=False)
+        self.setWindowTitle(f"kfdviz — {state.title}" if state.title else "kfdviz")
+        y = state.y if state.y is not None else np.zeros(len(state.X), np.int64)
+        roles = np.where(state.test_mask, "test", "train")
+        self.data.replace(state.X, y, regression=state.regression, roles=roles)
+        self.set_layout(state.layout, fit=False)
         view = {
             "outputs": self.outputs_dock,
             "embedding": self.embedding_dock,
             "diagnostics": self.diagnostics_dock,
-        }.get(p.view)
-        if view is not None:
+        }.get(state.view)
+        if view is not None and state.layout == "single":
             view.raise_()
-        self._show_status(p.description, kind="info")
+        self._show_status(state.description or state.title or "Session opened.", kind="info")
         self.request_fit(now=True, slots=self._layout_slot_names())
+
+    def session_state(self) -> session.SessionState:
+        """What is on screen, as a session (the data, the roles, the panels, the layout)."""
+        if self.layout_name == "compare":
+            slots = self.compare_slots[: self.compare_count]
+            view = self.compare_mode
+        else:
+            slots = [self.main_slot]
+            view = "input"
+        panels = tuple(
+            session.PanelState(s.algorithm, dict(s.params), s.feature, s.title) for s in slots
+        )
+        gen = None
+        if self._generator_state is not None:
+            name, params, seed = self._generator_state
+            gen = {"name": name, "params": params, "seed": seed}
+        return session.SessionState(
+            X=np.array(self.data.X(), dtype=float),
+            y=np.array(self.data.y()),
+            test_mask=np.array(self.data.test_mask(), dtype=bool),
+            panels=panels,
+            layout=self.layout_name,
+            view=view,
+            regression=self.data.regression,
+            with_svr=self.with_svr,
+            generator=gen,
+            split={"test_ratio": self.data.test_ratio(), "seed": self.data.split_seed()},
+            view_settings={
+                "resolution": self.resolution,
+                "theme": self.theme.name,
+                "show_contours": self.contours_action.isChecked(),
+            },
+            title=self.windowTitle().removeprefix("kfdviz — ").removeprefix("kfdviz"),
+        )
+
+    def open_session(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open session", "", "kfdviz sessions (*.kfdviz);;All files (*)"
+        )
+        if path:
+            self.open_session_file(path)
+
+    def open_session_file(self, path: str) -> bool:
+        try:
+            state = session.load_session(path)
+        except (session.SessionError, OSError) as exc:
+            self._show_status(f"Could not open the session: {exc}", kind="error")
+            return False
+        self.apply_session(state)
+        return True
+
+    def save_session(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save session", "figure.kfdviz", "kfdviz sessions (*.kfdviz)"
+        )
+        if path:
+            self.save_session_file(path)
+
+    def save_session_file(self, path: str) -> bool:
+        try:
+            written = session.save_session(path, self.session_state())
+        except (session.SessionError, OSError, ValueError) as exc:
+            self._show_status(f"Could not save the session: {exc}", kind="error")
+            return False
+        self._show_status(f"Saved the session to {Path(written).name}", kind="info")
+        return True
 
     def generate(self, name: str, params: dict, seed: int) -> None:
         try:

@@ -467,6 +467,33 @@ def test_save_and_load_the_points(window, qtbot, tmp_path):
     del test
 
 
+def test_a_saved_session_reopens_the_same_picture(window, qtbot, tmp_path):
+    w = window
+    w.load_preset("kfd-vs-kpca")
+    wait_idle(qtbot, w)
+    before = [s.result for s in w.compare_slots[:3]]
+    path = tmp_path / "figure.kfdviz"
+    assert w.save_session_file(str(path)) and path.exists()
+    press_key(qtbot, w, KEY.Key_F6)  # single layout
+    press_key(qtbot, w, KEY.Key_Backspace, CTRL | SHIFT)
+    assert w.data.n == 0
+    assert w.open_session_file(str(path))
+    wait_idle(qtbot, w)
+    assert w.layout_name == "compare" and w.compare_count == 3
+    after = [s.result for s in w.compare_slots[:3]]
+    for a, b in zip(before, after, strict=True):
+        assert a.algorithm == b.algorithm and a.feature == b.feature
+        assert np.array_equal(a.X, b.X) and np.array_equal(a.test_mask, b.test_mask)
+        assert np.allclose(a.outputs, b.outputs)
+    # a damaged file is refused with the reason; the points stay
+    bad = tmp_path / "bad.kfdviz"
+    bad.write_text('{"format": "kfdviz-session", "format_version": 1')
+    n = w.data.n
+    assert not w.open_session_file(str(bad))
+    assert w.last_status[0] == "error" and "bad.kfdviz" in _status(w)
+    assert w.data.n == n
+
+
 def test_dark_theme_and_back(window, qtbot):
     w = window
     press_key(qtbot, w, KEY.Key_T, CTRL)

@@ -1282,9 +1282,7 @@ class MainWindow(QMainWindow):
         elif page is panel._embedding:
             labels = None if r.kind == "regressor" else r.y
             if r.embedding is not None:
-                panel.embedding.set_points(
-                    r.embedding, labels, r.test_mask, r.embedding_labels, heading
-                )
+                panel.embedding.set_points(r.embedding, labels, r.test_mask, r.embedding_labels)
             else:
                 points = r.points3d if r.points3d is not None else r.X
                 panel.embedding.set_points(
@@ -1292,7 +1290,7 @@ class MainWindow(QMainWindow):
                     labels,
                     r.test_mask,
                     r.points3d_labels or ("x₁", "x₂", "x₃"),
-                    f"{heading} (no embedding: the input data)",
+                    "no embedding: the input data",
                 )
 
     def _compare_mode_changed(self, mode: str) -> None:

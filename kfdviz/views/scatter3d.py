@@ -192,6 +192,7 @@ class Scatter3DView(QWidget):
         )
         self._axis_labels = tuple(str(a) for a in axis_labels[:3])
         self.title.setText(title)
+        self.title.setVisible(bool(title))
         self._redraw()
 
     def _colors(self) -> np.ndarray:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..estimators import registry
-from .params import InvalidValue, ParamWidget, compact_combo, make_param_widget
+from .params import InvalidValue, ParamWidget, compact_combo, make_param_widget, small_font
 
 KERNEL_NAMES = ("kernel", "width", "degree", "coef0")
 KIND_ORDER = {"classifier": 0, "features": 1, "embedding": 2, "novelty": 3, "regressor": 4}
@@ -57,7 +57,7 @@ class AlgorithmPanel(QWidget):
         self.combo.setToolTip("The algorithm to fit (the compare layout can show up to three)")
         self.description = QLabel("")
         self.description.setWordWrap(True)
-        self.description.setStyleSheet("font-size: 8pt;")
+        small_font(self.description)
         self.feature = compact_combo(10)
         self.feature.setToolTip(
             "Which output is drawn: the decision value f(x) = w·Φ(x) + b of a classifier, or "

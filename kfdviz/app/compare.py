@@ -26,6 +26,7 @@ from ..estimators import registry
 from ..pipeline import FitResult
 from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
+from .params import small_font
 
 MAX_PANELS = 3
 
@@ -69,7 +70,7 @@ class ComparePanel(QFrame):
         self.combo.setMinimumContentsLength(8)
         self.combo.activated.connect(self._chosen)
         self.caption = QLabel("")
-        self.caption.setStyleSheet("font-size: 8pt;")
+        small_font(self.caption)
         self.caption.setWordWrap(True)
         # two lines for every caption, so that all panels keep the same plot height
         self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 2)
@@ -189,7 +190,7 @@ class CompareView(QWidget):
             lambda _i: self.mode_changed.emit(self.mode.currentData())
         )
         hint = QLabel("Same data and kernel; linked axes. “Edit” picks the panel to change.")
-        hint.setStyleSheet("font-size: 8pt;")
+        small_font(hint)
         hint.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.count)

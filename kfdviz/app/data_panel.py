@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from .. import datasets
 from ..datasets.drawing import MAX_CLASSES
 from ..views.style import class_color
-from .params import compact_combo
+from .params import compact_combo, small_font
 
 
 class DataPanel(QWidget):
@@ -164,7 +164,7 @@ class DataPanel(QWidget):
 
         self.count = QLabel("")
         self.count.setWordWrap(True)
-        self.count.setStyleSheet("font-size: 8pt;")
+        small_font(self.count)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

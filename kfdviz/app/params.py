@@ -51,6 +51,14 @@ CHOICE_LABELS = {
 }
 
 
+def small_font(widget: QWidget, points: float = 8.0) -> QWidget:
+    """Smaller text for secondary labels (a font, not a style sheet: themes keep working)."""
+    font = widget.font()
+    font.setPointSizeF(points)
+    widget.setFont(font)
+    return widget
+
+
 def compact_combo(min_chars: int = 8) -> QComboBox:
     """A combo box that does not insist on the width of its longest item (panels are narrow)."""
     combo = QComboBox()

@@ -121,6 +121,22 @@ def test_moving_the_width_slider_refits(window, qtbot):
     assert _result(w).params["width"] > before.params["width"]
 
 
+def test_showing_the_projection_instead_of_the_decision_value(window, qtbot):
+    w = window
+    combo = w.algorithm_panel.feature
+    assert [combo.itemData(i) for i in range(combo.count())] == ["auto", "decision", 0]
+    with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
+        combo.setCurrentIndex(combo.findData(0))
+    r = _result(w)
+    assert r.feature == 0 and "feature 1" in r.feature_label
+    # the decision boundary is the projection's level set at the threshold -b
+    assert r.threshold is not None and r.threshold != 0.0
+    assert w.outputs_view.threshold_line.isVisible()
+    assert w.outputs_view.threshold_line.value() == pytest.approx(r.threshold)
+    assert w.input_view.boundary.getData()[0].size > 10
+    assert combo.currentData() == 0
+
+
 def test_undo_and_redo_a_point(window, qtbot):
     w = window
     n = w.data.n

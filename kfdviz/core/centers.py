@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.cluster import KMeans, kmeans_plusplus
 from sklearn.utils import check_random_state
 
 CENTER_METHODS = ("random", "kmeans")
@@ -35,6 +34,9 @@ def choose_centers(
             index = _stratified_subset(y, n_centers, rng)
         return X[index], index
     if method == "kmeans":
+        # Imported here: sklearn.cluster costs ~0.6 s of start-up and most fits never need it.
+        from sklearn.cluster import KMeans, kmeans_plusplus
+
         if n > 20 * n_centers:
             # Seeding alone is k-means' expensive part on large n; a few Lloyd steps suffice here.
             init, _ = kmeans_plusplus(X, n_centers, random_state=rng)

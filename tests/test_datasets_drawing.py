@@ -159,6 +159,96 @@ def test_brush_stroke_adds_merge():
     assert ds.n_points == 10 and np.all(ds.y == 1)
 
 
+def test_erase_stroke_removes_in_one_undo_step():
+    X = np.arange(20.0).reshape(10, 2)
+    ds = DrawnDataset.from_arrays(X, np.arange(10) % 3, ["train"] * 5 + ["test"] * 5)
+    before = state(ds)
+    seen = []
+    ds.subscribe(lambda _ds, change: seen.append(change))
+    token = ds.new_merge_token()
+    ds.remove([7], merge=token)  # original row 7
+    ds.remove([0, 2], merge=token)  # original rows 0 and 2
+    ds.remove([5], merge=token)  # now row 5 is original row 8
+    assert [c.kind for c in seen] == ["remove"] * 3
+    np.testing.assert_array_equal(ds.X[:, 0], [2, 6, 8, 10, 12, 18])
+    assert ds.undo_text == "Delete points"
+    after = state(ds)
+    assert ds.undo()
+    assert_same(state(ds), before)
+    np.testing.assert_array_equal(seen[-1].indices, [0, 2, 7, 8])  # numbered as before the stroke
+    assert seen[-1].kind == "add" and not ds.can_undo
+    assert ds.redo()
+    assert_same(state(ds), after)
+    # A removal without the token (or with another) is a step of its own.
+    ds.remove([0])
+    ds.remove([0], merge=ds.new_merge_token())
+    ds.undo()
+    ds.undo()
+    assert_same(state(ds), after)
+
+
+def test_replace_is_one_undoable_step_and_may_change_dimension_and_mode():
+    ds = DrawnDataset.from_arrays([[0.0, 0.0], [1.0, 1.0]], [0, 1], ["train", "test"])
+    ds.add([2.0, 2.0], labels=1)
+    before = state(ds)
+    kinds = []
+    ds.subscribe(lambda _ds, change: kinds.append((change.kind, change.source)))
+    X3 = np.arange(12.0).reshape(4, 3)
+    ds.replace(X3, [0, 1, 2, 2], roles=["train", "test", "train", "train"])
+    assert ds.dim == 3 and ds.n_points == 4 and ds.mode == "classification"
+    np.testing.assert_array_equal(ds.roles, ["train", "test", "train", "train"])
+    assert ds.undo_text == "Replace data" and ds.can_undo
+    ds.add([9.0, 9.0, 9.0], labels=2)
+    ds.undo()
+    ds.undo()
+    assert_same(state(ds), before)
+    assert ds.dim == 2
+    ds.redo()
+    assert ds.dim == 3 and ds.n_points == 4
+    assert kinds[0] == ("replace", "do") and ("replace", "undo") in kinds
+    ds.replace(np.linspace(0, 1, 5)[:, None], np.sin(np.linspace(0, 1, 5)), mode="regression")
+    assert ds.mode == "regression" and ds.y.dtype == np.float64 and ds.dim == 1
+    ds.undo()
+    assert ds.mode == "classification" and ds.dim == 3
+    ds.replace(np.empty((0, 2)))
+    assert ds.n_points == 0 and ds.dim == 2
+
+
+def test_replaced_data_sets_kept_for_undo_are_bounded():
+    from kfdviz.datasets import drawing
+
+    ds = DrawnDataset()
+    for k in range(drawing.REPLACE_LIMIT + 5):
+        ds.add([float(k), 0.0])
+        ds.replace(np.full((1, 2), float(k)), [0])  # data set k
+    undone = 0
+    while ds.undo():
+        undone += 1
+    # The last REPLACE_LIMIT data sets, each with the point added before it; the oldest state
+    # reached is the data set that came before them.
+    assert undone == 2 * drawing.REPLACE_LIMIT
+    k = 5 - 1
+    assert ds.X.tolist() == [[float(k), float(k)]]
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (([[0.0, np.nan]], [0]), "finite"),
+        (([[0.0, 1.0]], [MAX_CLASSES]), "class labels"),
+        (([[0.0, 1.0]], [0], ["maybe"]), "roles"),
+        (([[0.0, 1.0]], [0, 1]), "labels"),
+    ],
+)
+def test_bad_replace_is_refused_without_side_effects(args, fragment):
+    ds = DrawnDataset.from_arrays([[0.0, 0.0]], [1])
+    before = state(ds)
+    with pytest.raises(ValueError, match=fragment):
+        ds.replace(*args)
+    assert_same(state(ds), before)
+    assert not ds.can_undo and ds.version == 0
+
+
 def test_new_edit_clears_redo():
     ds = DrawnDataset()
     ds.add([0, 0])
@@ -337,7 +427,20 @@ def test_history_is_bounded():
 EDITS = st.lists(
     st.tuples(
         st.sampled_from(
-            ["add", "remove", "move", "drag", "relabel", "roles", "clear", "split", "undo", "redo"]
+            [
+                "add",
+                "remove",
+                "erase",
+                "move",
+                "drag",
+                "relabel",
+                "roles",
+                "clear",
+                "split",
+                "replace",
+                "undo",
+                "redo",
+            ]
         ),
         st.integers(0, 10**6),
     ),
@@ -350,7 +453,7 @@ def _apply(ds: DrawnDataset, edit: str, r: int) -> None:
     n = ds.n_points
     if edit == "add":
         k = 1 + r % 3
-        ds.add(rng.normal(size=(k, 2)), labels=rng.integers(0, MAX_CLASSES, k))
+        ds.add(rng.normal(size=(k, ds.dim)), labels=rng.integers(0, MAX_CLASSES, k))
     elif edit == "undo":
         ds.undo()
     elif edit == "redo":
@@ -359,16 +462,23 @@ def _apply(ds: DrawnDataset, edit: str, r: int) -> None:
         ds.clear()
     elif edit == "split":
         ds.split(0.3, seed=r)
+    elif edit == "replace":
+        k = r % 5
+        ds.replace(rng.normal(size=(k, 2 + r % 2)), rng.integers(0, 3, k), roles="train")
+    elif edit == "erase" and n:
+        token = ds.new_merge_token()
+        while ds.n_points and rng.random() < 0.8:
+            ds.remove(rng.choice(ds.n_points, size=1, replace=False), merge=token)
     elif n:
         idx = rng.choice(n, size=1 + r % min(n, 3), replace=False)
         if edit == "remove":
             ds.remove(idx)
         elif edit == "move":
-            ds.move(idx, rng.normal(size=(len(idx), 2)))
+            ds.move(idx, rng.normal(size=(len(idx), ds.dim)))
         elif edit == "drag":
             token = ds.new_merge_token()
             for _ in range(3):
-                ds.move(idx, rng.normal(size=(len(idx), 2)), merge=token)
+                ds.move(idx, rng.normal(size=(len(idx), ds.dim)), merge=token)
         elif edit == "relabel":
             ds.relabel(idx, rng.integers(0, MAX_CLASSES, len(idx)))
         elif edit == "roles":

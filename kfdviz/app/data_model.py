@@ -5,12 +5,12 @@ undoable command, drags and brush strokes merged into one step); this wrapper tu
 calls into the ``changed(kind)`` signal: "edit" (points added, moved, removed or relabelled),
 "replace" (a different data set: views re-frame) or "roles" (the train/test split changed).
 
-Generating or loading a data set swaps in a new DrawnDataset (it may have another dimension);
-the old one is kept, so Undo brings back what was drawn before, then continues with its own
-history. Nothing the user drew is lost.
+Generating or loading a data set is one ``replace`` step of the same history (it may have another
+dimension), so Undo brings back what was drawn before, then continues with its history. Nothing
+the user drew is lost.
 
-In regression mode the points are (x, y) samples, stored as 2-D points; requests get X = the x
-column and the targets y.
+In regression mode the points are (x, y) samples, stored as 2-D points of a dataset in
+"regression" mode; requests get X = the x column and the targets y.
 """
 
 from __future__ import annotations
@@ -19,10 +19,15 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from ..datasets.drawing import MAX_CLASSES, Change, DrawnDataset
+from ..session import split_roles
 
-# Data sets kept for undo across "Generate" / "Open".
-DATASET_HISTORY = 20
-_KIND = {"roles": "roles", "clear": "replace", "restore": "replace", "mode": "replace"}
+_KIND = {
+    "roles": "roles",
+    "clear": "replace",
+    "restore": "replace",
+    "mode": "replace",
+    "replace": "replace",
+}
 
 
 class DataModel(QObject):
@@ -34,9 +39,6 @@ class DataModel(QObject):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._ds = DrawnDataset(2)
-        self._regression = False
-        self._past: list[tuple[DrawnDataset, bool]] = []
-        self._future: list[tuple[DrawnDataset, bool]] = []
         self._test_ratio = 0.0
         self._split_seed = 0
         self.version = 0
@@ -49,7 +51,7 @@ class DataModel(QObject):
 
     @property
     def regression(self) -> bool:
-        return self._regression
+        return self._ds.mode == "regression"
 
     @property
     def n(self) -> int:
@@ -58,19 +60,19 @@ class DataModel(QObject):
     @property
     def dimension(self) -> int:
         """Input dimension of the data (1 for regression samples)."""
-        return 1 if self._regression else self._ds.dim
+        return 1 if self.regression else self._ds.dim
 
     def X(self) -> np.ndarray:
-        return self._ds.X[:, :1] if self._regression else self._ds.X
+        return self._ds.X[:, :1] if self.regression else self._ds.X
 
     def y(self) -> np.ndarray:
-        return self._ds.X[:, 1].copy() if self._regression else self._ds.y
+        return self._ds.X[:, 1].copy() if self.regression else self._ds.y
 
     def test_mask(self) -> np.ndarray:
         return self._ds.test_mask
 
     def labels(self) -> np.ndarray | None:
-        return None if self._regression else self._ds.y
+        return None if self.regression else self._ds.y
 
     def display_points(self) -> np.ndarray:
         """(n, 2) coordinates as drawn: (x1, x2) of the data, (x, y) of regression samples."""
@@ -83,10 +85,10 @@ class DataModel(QObject):
         return self._test_ratio
 
     def can_undo(self) -> bool:
-        return self._ds.can_undo or bool(self._past)
+        return self._ds.can_undo
 
     def can_redo(self) -> bool:
-        return self._ds.can_redo or bool(self._future)
+        return self._ds.can_redo
 
     # -- notifications ---------------------------------------------------------------------
     def _observe(self, _ds: DrawnDataset, change: Change) -> None:
@@ -96,10 +98,6 @@ class DataModel(QObject):
         self.version += 1
         self.changed.emit(kind)
         self.undo_state.emit(self.can_undo(), self.can_redo())
-
-    def _editing(self) -> None:
-        """An edit drops the data sets one could have redone into."""
-        self._future.clear()
 
     # -- commands ----------------------------------------------------------------------------
     def new_stroke(self) -> int:
@@ -120,63 +118,75 @@ class DataModel(QObject):
             return
         if self._ds.dim != 2:
             raise ValueError("points can be drawn on 2-D data only")
-        label = 0 if self._regression else int(label)
+        label = 0 if self.regression else int(label)
         if not 0 <= label < self._ds.max_classes:
             raise ValueError(f"class labels go from 1 to {self._ds.max_classes}")
-        self._editing()
         self._ds.add(P[:, :2], label, self._new_roles(P.shape[0]), merge=merge)
 
-    def remove(self, indices) -> None:
+    def remove(self, indices, *, merge=None) -> None:
+        """Delete points; removals with one ``merge`` token (an erase stroke) undo as one."""
         idx = np.unique(np.asarray(indices, dtype=np.int64))
         if idx.size:
-            self._editing()
-            self._ds.remove(idx)
+            self._ds.remove(idx, merge=merge)
 
     def move(self, index: int, x: float, y: float, *, merge=None) -> None:
-        self._editing()
         self._ds.move([int(index)], [[x, y]], merge=merge)
 
     def relabel(self, index: int, label: int) -> None:
-        if self._regression:
+        if self.regression:
             return
         if int(self._ds.y[index]) != int(label):
-            self._editing()
             self._ds.relabel([int(index)], [int(label)])
 
     def clear(self) -> None:
         if self.n:
-            self._editing()
             self._ds.clear()
 
-    def _swap(self, ds: DrawnDataset, regression: bool) -> None:
-        self._ds.unsubscribe(self._observe)
-        self._ds, self._regression = ds, regression
-        ds.subscribe(self._observe)
-
     def replace(self, X, y, *, regression: bool = False, roles=None) -> None:
-        """A new data set (generated or loaded) as one undoable step."""
+        """A new data set (generated or loaded) as one undoable step.
+
+        Without ``roles`` the remembered split (ratio and seed) chooses the test points.
+        """
         X = np.asarray(X, dtype=float)
         if X.ndim == 1:
             X = X[:, None]
         if regression:
             points = np.column_stack([X[:, 0], np.asarray(y, dtype=float)])
-            ds = DrawnDataset.from_arrays(
-                points, np.zeros(len(points), np.int64), roles, mode="classification"
-            )
+            labels = np.zeros(len(points))
         else:
-            ds = DrawnDataset.from_arrays(X, np.asarray(y), roles, mode="classification")
-        if roles is None and self._test_ratio > 0 and ds.n_points > 1:
-            ds.split(self._test_ratio, self._split_seed, stratify=not regression)
-            ds.clear_history()
-        self._past.append((self._ds, self._regression))
-        del self._past[:-DATASET_HISTORY]
-        self._future.clear()
-        self._swap(ds, regression)
+            points, labels = X, np.asarray(y)
+        if roles is None and self._test_ratio > 0 and len(points) > 1:
+            test = split_roles(
+                len(points), self._test_ratio, self._split_seed, None if regression else labels
+            )
+            roles = np.where(test, "test", "train")
+        self._ds.replace(
+            points, labels, roles, mode="regression" if regression else "classification"
+        )
+
+    # -- presentation ----------------------------------------------------------------------------
+    def detach(self) -> tuple:
+        """Put the current points and their whole history aside; work on an empty data set.
+
+        :meth:`attach` brings them back exactly (a presentation shows slides in between).
+        """
+        saved = (self._ds, self._test_ratio, self._split_seed)
+        self._ds.unsubscribe(self._observe)
+        self._ds = DrawnDataset(2)
+        self._ds.subscribe(self._observe)
+        return saved
+
+    def attach(self, saved: tuple) -> None:
+        """The points put aside by :meth:`detach`, with their history; emits "replace"."""
+        ds, self._test_ratio, self._split_seed = saved
+        self._ds.unsubscribe(self._observe)
+        self._ds = ds
+        ds.subscribe(self._observe)
         self._emit("replace")
 
     def set_regression(self, regression: bool) -> None:
         """Switch between classes and (x, y) samples; the canvas starts empty (undoable)."""
-        if regression == self._regression:
+        if regression == self.regression:
             return
         self.replace(np.zeros((0, 1 if regression else 2)), np.zeros(0), regression=regression)
 
@@ -193,21 +203,10 @@ class DataModel(QObject):
         if seed is not None:
             self._split_seed = int(seed)
         if self.n > 1:
-            self._editing()
-            self._ds.split(self._test_ratio, self._split_seed, stratify=not self._regression)
+            self._ds.split(self._test_ratio, self._split_seed, stratify=not self.regression)
 
     def undo(self) -> None:
-        if self._ds.can_undo:
-            self._ds.undo()
-        elif self._past:
-            self._future.append((self._ds, self._regression))
-            self._swap(*self._past.pop())
-            self._emit("replace")
+        self._ds.undo()
 
     def redo(self) -> None:
-        if self._ds.can_redo:
-            self._ds.redo()
-        elif self._future:
-            self._past.append((self._ds, self._regression))
-            self._swap(*self._future.pop())
-            self._emit("replace")
+        self._ds.redo()

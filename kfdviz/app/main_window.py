@@ -223,7 +223,7 @@ class MainWindow(QMainWindow):
             self.data.clear,
         )
         self.fit_action = self._action(
-            "Fit", ["F5", "Ctrl+Return"], "Fit now", lambda: self.request_fit(now=True)
+            "Fit", "Ctrl+Return", "Fit now", lambda: self.request_fit(now=True)
         )
         self.cancel_action = self._action("Cancel", "Esc", "Cancel the running fit", self.cancel)
         self.cancel_action.setEnabled(False)
@@ -947,7 +947,7 @@ class MainWindow(QMainWindow):
         d2 = ((P[:, 0] - x) / sx) ** 2 + ((P[:, 1] - y) / sy) ** 2
         hit = np.flatnonzero(d2 <= ERASE_PIXELS**2)
         if hit.size:
-            self.data.remove(hit)
+            self.data.remove(hit, merge=merge)
 
     # -- data changes --------------------------------------------------------------------------
     def _split_changed(self, ratio: float) -> None:

@@ -24,13 +24,16 @@ MAX_CLASSES = 8
 MODES = ("classification", "regression")
 ROLES = ("train", "test")
 HISTORY_LIMIT = 1000
+# Whole data sets kept for undo (each holds all the arrays it replaced).
+REPLACE_LIMIT = 20
 
 
 @dataclass(frozen=True)
 class Change:
     """What an edit did, as told to observers.
 
-    kind: "add", "remove", "move", "relabel", "roles", "clear", "restore" or "mode".
+    kind: "add", "remove", "move", "relabel", "roles", "clear", "restore", "mode" or
+    "replace" (a whole new data set, possibly of another dimension or mode).
     indices: the rows concerned (for "remove", their numbers before the removal; for "add", the
     new rows) or None for all rows. source: "do", "undo" or "redo". version: the dataset's
     version after the change.
@@ -100,30 +103,72 @@ class _Add(_Command):
 
 
 class _Remove(_Command):
+    """Remove rows; removals with one ``merge`` token (an erase stroke) form one step.
+
+    A merged step keeps its parts in order: each part's indices count the rows left by the
+    parts before it.
+    """
+
     kind = "remove"
 
-    def __init__(self, indices):
-        self.indices = indices
+    def __init__(self, indices, merge=None):
+        self.parts = [indices]
+        self.saved: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.token = merge
         self.text = "Delete point" if len(indices) == 1 else "Delete points"
 
-    def apply(self, s):
-        self.X, self.y, self.test = s.X[self.indices], s.y[self.indices], s.test[self.indices]
-        keep = np.ones(len(s.X), dtype=bool)
-        keep[self.indices] = False
-        s.X, s.y, s.test = _frozen(s.X[keep]), _frozen(s.y[keep]), _frozen(s.test[keep])
-        return self.indices
+    @property
+    def indices(self) -> np.ndarray:
+        """The removed rows, numbered as before the whole step."""
+        if len(self.parts) == 1:
+            return self.parts[0]
+        n = sum(len(p) for p in self.parts) + self._n_after
+        alive = np.arange(n)
+        gone = []
+        for part in self.parts:
+            gone.append(alive[part])
+            alive = np.delete(alive, part)
+        return np.sort(np.concatenate(gone))
 
-    def revert(self, s):
-        n = len(s.X) + len(self.indices)
+    @staticmethod
+    def _take(s, indices):
+        saved = (s.X[indices], s.y[indices], s.test[indices])
+        keep = np.ones(len(s.X), dtype=bool)
+        keep[indices] = False
+        s.X, s.y, s.test = _frozen(s.X[keep]), _frozen(s.y[keep]), _frozen(s.test[keep])
+        return saved
+
+    @staticmethod
+    def _put(s, indices, saved):
+        n = len(s.X) + len(indices)
         back = np.zeros(n, dtype=bool)
-        back[self.indices] = True
+        back[indices] = True
         X = np.empty((n, s.X.shape[1]))
         y = np.empty(n, dtype=s.y.dtype)
         test = np.empty(n, dtype=bool)
-        X[back], y[back], test[back] = self.X, self.y, self.test
+        X[back], y[back], test[back] = saved
         X[~back], y[~back], test[~back] = s.X, s.y, s.test
         s.X, s.y, s.test = _frozen(X), _frozen(y), _frozen(test)
+
+    def apply(self, s):
+        self.saved = [self._take(s, part) for part in self.parts]
+        self._n_after = len(s.X)
         return self.indices
+
+    def revert(self, s):
+        for part, saved in zip(reversed(self.parts), reversed(self.saved), strict=True):
+            self._put(s, part, saved)
+        return self.indices
+
+    def merge(self, other):
+        if self.token is None or not isinstance(other, _Remove) or other.token != self.token:
+            return False
+        # ``other`` has been applied already, on the rows this step left.
+        self.parts.extend(other.parts)
+        self.saved.extend(other.saved)
+        self._n_after = other._n_after
+        self.text = "Delete points"
+        return True
 
 
 class _Move(_Command):
@@ -197,7 +242,7 @@ class _Roles(_Command):
 
 
 class _Replace(_Command):
-    """Swap the whole state (clear, mode changes): keeps the old one for undo."""
+    """Swap the whole state (clear, mode changes, a new data set): keeps the old one for undo."""
 
     def __init__(self, kind, text, new_state: _State):
         self.kind, self.text, self.new = kind, text, new_state
@@ -463,6 +508,11 @@ class DrawnDataset:
         if top is None or not top.merge(command):
             self._undo.append(command)
             del self._undo[:-HISTORY_LIMIT]
+            if command.kind == "replace":
+                replaces = [i for i, c in enumerate(self._undo) if c.kind == "replace"]
+                if len(replaces) > REPLACE_LIMIT:
+                    # Steps before the oldest kept data set apply to data no longer kept.
+                    del self._undo[: replaces[-REPLACE_LIMIT - 1] + 1]
         self._redo.clear()
         self._changed(command.kind, indices, "do")
         return indices
@@ -475,10 +525,11 @@ class DrawnDataset:
         command = _Add(P, self._labels(labels, len(P)), self._roles(roles, len(P)), merge)
         return self._do(command)
 
-    def remove(self, indices) -> None:
+    def remove(self, indices, *, merge=None) -> None:
+        """Delete points; removals with one ``merge`` token (an erase stroke) undo as one."""
         idx = np.sort(self._indices(indices))
         if idx.size:
-            self._do(_Remove(idx))
+            self._do(_Remove(idx, merge))
 
     def move(self, indices, positions, *, merge=None) -> None:
         """Put points ``indices`` at ``positions``; moves with one ``merge`` token undo as one."""
@@ -504,6 +555,31 @@ class DrawnDataset:
         old = self._s.test[idx].copy()
         if idx.size and not np.array_equal(old, new):
             self._do(_Roles(idx, old, new))
+
+    def replace(self, X, y=None, roles=None, *, mode: str | None = None) -> None:
+        """Put a whole new data set in place of the current one, as ONE undoable step.
+
+        X: (n, d) points, any dimension d. y: labels or targets as for :meth:`from_arrays`
+        (None: class 0). roles: "train"/"test" per point (None: all "train"). mode: the new
+        data's mode (None keeps the current one). Undo brings back the previous points, labels,
+        roles and mode exactly; observers see a change of kind "replace".
+        """
+        mode = self.mode if mode is None else mode
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        P = np.array(X, dtype=np.float64, copy=True)
+        if P.ndim == 1:
+            P = P[:, None]
+        if P.ndim != 2 or P.shape[1] < 1:
+            raise ValueError(f"X must have shape (n_points, n_features), got {P.shape}")
+        if not np.all(np.isfinite(P)):
+            raise ValueError("points must be finite numbers")
+        n = P.shape[0]
+        checker = DrawnDataset(P.shape[1], mode=mode, max_classes=self.max_classes)
+        labels = checker._labels(0 if y is None else y, n)
+        test = checker._roles(ROLES[0] if roles is None else roles, n)
+        state = _State(_frozen(P), _frozen(labels), _frozen(test), mode)
+        self._do(_Replace("replace", "Replace data", state))
 
     def clear(self) -> None:
         if self.n_points:
@@ -603,4 +679,4 @@ def _undo_kind(command: _Command) -> str:
     return {"add": "remove", "remove": "add", "clear": "restore"}.get(command.kind, command.kind)
 
 
-__all__ = ["MAX_CLASSES", "MODES", "ROLES", "Change", "DrawnDataset"]
+__all__ = ["MAX_CLASSES", "MODES", "REPLACE_LIMIT", "ROLES", "Change", "DrawnDataset"]

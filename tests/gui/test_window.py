@@ -187,8 +187,35 @@ def test_spray_erase_move_and_relabel(window, qtbot):
     assert w.data.y()[-1] == 0
     # erase everything near the sprayed stroke
     press_key(qtbot, w, KEY.Key_E)
+    before = w.data.X().copy()
     drag_data(qtbot, view, [(-1.6 + 0.05 * i, -1.0 + 0.03 * ((-1) ** i)) for i in range(30)])
     assert w.data.n < sprayed + 2
+    press_key(qtbot, w, KEY.Key_Z, CTRL)  # the whole erase stroke is one step
+    np.testing.assert_array_equal(w.data.X(), before)
+    press_key(qtbot, w, KEY.Key_Z, CTRL | SHIFT)
+    assert w.data.n < sprayed + 2
+    wait_idle(qtbot, w)
+
+
+def test_generate_and_open_are_one_undo_step_each(window, qtbot, tmp_path):
+    w = window
+    drawn = w.data.X().copy()
+    w.load_preset("koc-iris")  # 4-D data in place of the 2-D points
+    assert w.data.dimension == 4
+    path = tmp_path / "points.csv"
+    assert w.save_to(str(path))
+    w.generate("moons", {"n_samples": 50, "noise": 0.1}, 3)
+    assert w.data.n == 50 and w.data.dimension == 2
+    assert w.load_file(str(path))
+    assert w.data.dimension == 4
+    press_key(qtbot, w, KEY.Key_Z, CTRL)
+    assert w.data.n == 50
+    press_key(qtbot, w, KEY.Key_Z, CTRL)
+    assert w.data.dimension == 4
+    press_key(qtbot, w, KEY.Key_Z, CTRL)
+    np.testing.assert_array_equal(w.data.X(), drawn)
+    press_key(qtbot, w, KEY.Key_Z, CTRL | SHIFT)
+    assert w.data.dimension == 4
     wait_idle(qtbot, w)
 
 
@@ -266,7 +293,7 @@ def test_cancel_a_long_fit_keeps_the_picture_and_the_window_responsive(window, q
     timer.setInterval(10)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start()
-    press_key(qtbot, w, KEY.Key_F5)
+    press_key(qtbot, w, KEY.Key_Return, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(w.worker.is_busy, timeout=5_000)
     qtbot.wait(700)
     assert w.worker.is_busy(), "the fit should still be running"
@@ -290,7 +317,7 @@ def test_cancel_a_long_fit_keeps_the_picture_and_the_window_responsive(window, q
 def test_closing_during_a_fit_exits_cleanly(qtbot, settings):
     w = make_window(qtbot, settings)
     _make_long_fit(w, qtbot)
-    press_key(qtbot, w, KEY.Key_F5)
+    press_key(qtbot, w, KEY.Key_Return, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(w.worker.is_busy, timeout=5_000)
     qtbot.wait(300)
     t0 = time.perf_counter()

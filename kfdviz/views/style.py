@@ -1,31 +1,21 @@
-"""Colours and themes: a colour-blind-safe class palette, colour maps, light and dark themes."""
+"""Colours and themes for the views: the class palette, colour maps, light and dark themes.
+
+The colours themselves live in the Qt-free :mod:`kfdviz.figure.palette`, the single source that
+exported figures use too, so a class, a value or a theme looks the same in the window and in a
+saved figure. This module turns them into Qt colours and pyqtgraph colour maps.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-# Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies; the order
-# puts the two most distinct hues first (two-class problems are the common case).
-CLASS_COLORS = (
-    "#0072B2",  # blue
-    "#D55E00",  # vermillion
-    "#009E73",  # bluish green
-    "#CC79A7",  # reddish purple
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#F0E442",  # yellow
-    "#7F7F7F",  # grey
-)
-CLASS_SYMBOLS = ("o", "s", "t", "d", "h", "star", "p", "t1")
-
-
-def class_color(label_index: int) -> str:
-    return CLASS_COLORS[int(label_index) % len(CLASS_COLORS)]
+from ..figure import palette
+from ..figure.palette import CLASS_COLORS, CLASS_SYMBOLS, class_color, class_symbol
 
 
 def class_qcolor(label_index: int, alpha: int = 255) -> QColor:
@@ -34,87 +24,35 @@ def class_qcolor(label_index: int, alpha: int = 255) -> QColor:
     return c
 
 
-def class_symbol(label_index: int) -> str:
-    return CLASS_SYMBOLS[int(label_index) % len(CLASS_SYMBOLS)]
+def _colormap(positions, anchors, name: str) -> pg.ColorMap:
+    colors = np.clip(np.rint(np.asarray(anchors, dtype=float)), 0, 255).astype(np.uint8)
+    return pg.ColorMap(np.asarray(positions, dtype=float), colors, name=name)
 
 
-def _mix(a: str, b: str, t: float) -> tuple[int, int, int]:
-    ca, cb = np.array(QColor(a).getRgb()[:3], float), np.array(QColor(b).getRgb()[:3], float)
-    return tuple(int(np.rint(v)) for v in (1 - t) * ca + t * cb)
-
-
-@dataclass(frozen=True)
-class Theme:
-    name: str
-    background: str
-    foreground: str
-    muted: str
-    boundary: str
-    contour: str
-    point_edge: str
-    test_fill: str
-    expansion: str
-    neutral: str  # middle of the diverging map
+class Theme(palette.Theme):
+    """A :class:`kfdviz.figure.palette.Theme` with its colour maps for pyqtgraph."""
 
     def diverging(self, negative: int = 0, positive: int = 1) -> pg.ColorMap:
         """Class ``negative``'s hue, through a neutral middle, to class ``positive``'s hue.
 
         Tints, not the full class colours, so that the points on top stay readable.
         """
-        lo, hi = class_color(negative), class_color(positive)
-        strong = 0.62 if self.name == "light" else 0.55
-        colors = [
-            _mix(self.neutral, lo, strong),
-            _mix(self.neutral, lo, strong * 0.45),
-            _mix(self.neutral, self.neutral, 0.0),
-            _mix(self.neutral, hi, strong * 0.45),
-            _mix(self.neutral, hi, strong),
-        ]
-        return pg.ColorMap(np.linspace(0, 1, 5), colors, name=f"{self.name}-diverging")
+        anchors = self.diverging_anchors(negative, positive)
+        return _colormap(np.linspace(0, 1, len(anchors)), anchors, f"{self.name}-diverging")
 
     def novelty(self) -> pg.ColorMap:
         """Outside (novel) dark to inside (typical) light, without the class hues."""
-        if self.name == "light":
-            colors = ["#8c8f94", "#c9cbce", "#f1f1f1", "#ffffff"]
-        else:
-            colors = ["#101215", "#22252a", "#3a3f46", "#565c64"]
-        rgb = [QColor(c).getRgb()[:3] for c in colors]
-        return pg.ColorMap(np.array([0.0, 0.55, 0.85, 1.0]), rgb, name=f"{self.name}-novelty")
+        positions, anchors = self.novelty_anchors()
+        return _colormap(positions, anchors, f"{self.name}-novelty")
 
     def sequential(self) -> pg.ColorMap:
-        """A perceptually ordered light-to-dark (or dark-to-light) map for features."""
-        base = pg.colormap.get("cividis")
-        colors = base.getLookupTable(0.0, 1.0, 9, alpha=False)
-        neutral = np.array(QColor(self.neutral).getRgb()[:3], float)
-        # Wash the map towards the background so points and lines keep the contrast.
-        washed = 0.45 * colors + 0.55 * neutral
-        return pg.ColorMap(np.linspace(0, 1, 9), washed.astype(np.uint8), name=f"{self.name}-seq")
+        """A perceptually ordered map (cividis washed towards the background) for features."""
+        anchors = self.sequential_anchors()
+        return _colormap(np.linspace(0, 1, len(anchors)), anchors, f"{self.name}-seq")
 
 
-LIGHT = Theme(
-    name="light",
-    background="#ffffff",
-    foreground="#202020",
-    muted="#6b6b6b",
-    boundary="#000000",
-    contour="#3a3a3a",
-    point_edge="#1a1a1a",
-    test_fill="#ffffff",
-    expansion="#000000",
-    neutral="#f7f7f7",
-)
-DARK = Theme(
-    name="dark",
-    background="#1b1d21",
-    foreground="#e4e4e4",
-    muted="#9a9a9a",
-    boundary="#ffffff",
-    contour="#d8d8d8",
-    point_edge="#f0f0f0",
-    test_fill="#1b1d21",
-    expansion="#ffffff",
-    neutral="#2a2d33",
-)
+LIGHT = Theme(**asdict(palette.LIGHT))
+DARK = Theme(**asdict(palette.DARK))
 THEMES = {"light": LIGHT, "dark": DARK}
 
 
@@ -156,3 +94,18 @@ def apply_theme(theme: Theme, app: QApplication | None = None) -> None:
 def error_style() -> str:
     """Style sheet marking a widget whose value is invalid."""
     return "border: 2px solid #D55E00; border-radius: 3px;"
+
+
+__all__ = [
+    "CLASS_COLORS",
+    "CLASS_SYMBOLS",
+    "DARK",
+    "LIGHT",
+    "THEMES",
+    "Theme",
+    "apply_theme",
+    "class_color",
+    "class_qcolor",
+    "class_symbol",
+    "error_style",
+]

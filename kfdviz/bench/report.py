@@ -100,7 +100,7 @@ def format_table(report: BenchReport, *, markdown: bool = False) -> str:
     rows = table_rows(report)
     if markdown:
         out = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-        out += ["| " + " | ".join(row) + " |" for row in rows]
+        out += ["| " + " | ".join(v.replace("|", "\\|") for v in row) + " |" for row in rows]
         return "\n".join(out)
     widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(COLUMNS)]
     line = "  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True))

@@ -43,6 +43,7 @@ from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
 from .compare import CompareView, SlotState, default_compare_slots
 from .data_model import DataModel
 from .data_panel import DataPanel
+from .export import ExportMixin
 
 DEBOUNCE_MS = 150
 # Show the progress bar only for fits that take longer than this.
@@ -59,7 +60,7 @@ TOOLS = (
 )
 
 
-class MainWindow(QMainWindow):
+class MainWindow(ExportMixin, QMainWindow):
     fit_drawn = Signal(object)  # a FitResult, after the views show it
     fit_failed = Signal(object)  # a FitFailure (not a cancellation) shown to the user
     all_drawn = Signal()  # every slot of the current layout shows a fit of the current data
@@ -108,6 +109,10 @@ class MainWindow(QMainWindow):
         self._first_show = True
         self.last_status: tuple[str, str] = ("info", "")
         self._generator_state: tuple[str, dict, int] | None = None
+        self.preset_name: str | None = None  # the preset (or session's preset) on screen
+        self._view_settings: dict = {}  # the session's view settings, also those for figures
+        self.sweep_spec: dict | None = None  # the session's sweep (kfdviz.sweep.Sweep as a dict)
+        self.sweep_result = None  # a SweepResult for the session's sweep, once computed
 
         self._build_actions()
         self._build_views()
@@ -273,7 +278,32 @@ class MainWindow(QMainWindow):
             self.save_session,
         )
         self.export_action = self._action(
-            "Save picture…", "Ctrl+E", "Save the input-space view as a PNG image", self.export_png
+            "Export figure…",
+            "Ctrl+E",
+            "Export the picture as PNG (chosen size and resolution), SVG or PDF (vector)",
+            self.export_figure,
+        )
+        self.export_data_action = self._action(
+            "Export data…",
+            "Ctrl+Shift+E",
+            "Export the points, labels, roles, outputs and embeddings (CSV or NPZ) with the "
+            "parameters (JSON)",
+            self.export_data,
+        )
+        self.export_3d_action = self._action(
+            "Export 3-D view…",
+            None,
+            "Export the 3-D view: PNG from the OpenGL picture, SVG or PDF as a vector projection",
+            self.export_3d,
+        )
+        self.screenshot_action = self._action(
+            "Save screenshot…", None, "Save the window's plots as a PNG image", self.export_png
+        )
+        self.copy_action = self._action(
+            "Copy figure",
+            "Ctrl+Shift+C",
+            "Copy the picture to the clipboard as an image",
+            self.copy_figure,
         )
         self.quit_action = self._action("Quit", "Ctrl+Q", "Close kfdviz", self.close)
         self.help_action = self._action(
@@ -420,13 +450,23 @@ class MainWindow(QMainWindow):
         for a in (self.open_action, self.save_action):
             file_menu.addAction(a)
         file_menu.addSeparator()
-        for a in (self.open_session_action, self.save_session_action, self.export_action):
+        for a in (self.open_session_action, self.save_session_action):
+            file_menu.addAction(a)
+        file_menu.addSeparator()
+        for a in (
+            self.export_action,
+            self.export_data_action,
+            self.export_3d_action,
+            self.screenshot_action,
+        ):
             file_menu.addAction(a)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit = menu.addMenu("&Edit")
         for a in (self.undo_action, self.redo_action, self.clear_action):
             edit.addAction(a)
+        edit.addSeparator()
+        edit.addAction(self.copy_action)
         edit.addSeparator()
         for key, *_ in TOOLS:
             edit.addAction(self.tool_actions[key])
@@ -504,8 +544,11 @@ class MainWindow(QMainWindow):
         self.svr_action.setChecked(self.with_svr)
         self.svr_action.blockSignals(False)
         settings = state.view_settings or {}
-        if "resolution" in settings:
-            self.resolution = int(settings["resolution"])
+        self.preset_name = state.preset
+        self._view_settings = dict(settings)
+        self.apply_view_settings(settings)
+        self.sweep_spec = dict(state.sweep) if state.sweep else None
+        self.sweep_result = None
         panels = state.panels
         saved = self._saved_algorithm() if restore_params else None
         if state.layout == "single":
@@ -551,6 +594,25 @@ class MainWindow(QMainWindow):
         self._show_status(state.description or state.title or "Session opened.", kind="info")
         self.request_fit(now=True, slots=self._layout_slot_names())
 
+    def apply_view_settings(self, settings: dict) -> None:
+        """The view settings of a session or preset the window understands (resolution, level
+        sets, expansion points, theme); the others stay in the session for figures."""
+        self.resolution = int(settings.get("resolution", session.VIEW_DEFAULTS["resolution"]))
+        contours = bool(settings.get("show_contours", True))
+        self.contours_action.blockSignals(True)
+        self.contours_action.setChecked(contours)
+        self.contours_action.blockSignals(False)
+        expansion = settings.get("show_expansion", "auto")
+        expansion = expansion if expansion == "auto" else bool(expansion)
+        self.expansion_action.blockSignals(True)
+        self.expansion_action.setChecked(expansion is True)
+        self.expansion_action.blockSignals(False)
+        for v in self._all_views():
+            v.set_options(expansion=expansion, contours=contours)
+        theme = settings.get("theme")
+        if theme in THEMES and theme != self.theme.name:
+            self.set_theme(theme)
+
     def session_state(self) -> session.SessionState:
         """What is on screen, as a session (the data, the roles, the panels, the layout)."""
         if self.layout_name == "compare":
@@ -578,11 +640,15 @@ class MainWindow(QMainWindow):
             generator=gen,
             split={"test_ratio": self.data.test_ratio(), "seed": self.data.split_seed()},
             view_settings={
+                **self._view_settings,
                 "resolution": self.resolution,
                 "theme": self.theme.name,
                 "show_contours": self.contours_action.isChecked(),
+                "show_expansion": self.input_view._show_expansion,
             },
             title=self.windowTitle().removeprefix("kfdviz — ").removeprefix("kfdviz"),
+            preset=self.preset_name,
+            sweep=self.sweep_spec,
         )
 
     def open_session(self) -> None:
@@ -686,7 +752,7 @@ class MainWindow(QMainWindow):
         return True
 
     def export_png(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save picture", "kfdviz.png", "PNG (*.png)")
+        path, _ = QFileDialog.getSaveFileName(self, "Save screenshot", "kfdviz.png", "PNG (*.png)")
         if path:
             self.central.grab().save(path)
 

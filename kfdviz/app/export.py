@@ -1,0 +1,491 @@
+"""Export from the window: the figure (PNG, SVG, PDF), the data, the clipboard, the 3-D view.
+
+Everything here works on what the window shows now — its session and the results already drawn —
+and never refits. The figure goes through :mod:`kfdviz.figure` (``plan_figure`` then
+``save_figure``), the same renderer as ``kfdviz render``; the data through
+:func:`kfdviz.export_data.export_data`.
+
+The 3-D view exports its OpenGL framebuffer as PNG (what is on screen, at its size); at a chosen
+size, and as SVG or PDF, it goes through the figure renderer's projection of the same points from
+the same camera angles (vector paths and text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..figure.export import DEFAULT_DPI, MAX_DPI, MAX_PIXELS, default_size, format_of
+from ..figure.plan import FigurePlan, PanelPlan
+
+SLIDE = (1600, 900)
+COLUMN_INCHES = 3.5
+PAGE_INCHES = 7.0
+PRINT_DPI = 300
+
+# (key, label): the size choices of the export dialog.
+SIZE_PRESETS = (
+    ("slide", "Slide 1600 × 900 px"),
+    ("column", f"Paper column {COLUMN_INCHES:g} in @ {PRINT_DPI} dpi"),
+    ("page", f"Paper page width {PAGE_INCHES:g} in @ {PRINT_DPI} dpi"),
+    ("custom", "Custom size"),
+)
+FIGURE_FILTER = "PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"
+DATA_FILTER = "CSV table with JSON parameters (*.csv);;NumPy archive (*.npz)"
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    path: str
+    size: tuple[int, int] | None  # pixels; None: the natural size of a 3-D grab
+    dpi: float
+    what: str = "picture"  # "picture" or "sweep"
+
+
+def preset_size(key: str, plan: FigurePlan | None) -> tuple[tuple[int, int], float]:
+    """((width, height), dpi) of a size preset; paper sizes are as tall as the panels need."""
+    if key == "slide":
+        return SLIDE, DEFAULT_DPI
+    inches = COLUMN_INCHES if key == "column" else PAGE_INCHES
+    width = round(inches * PRINT_DPI)
+    if plan is None:
+        return (width, round(width * 0.75)), float(PRINT_DPI)
+    return default_size(plan, PRINT_DPI, width), float(PRINT_DPI)
+
+
+class ExportDialog(QDialog):
+    """File, size and resolution of an exported figure; the format follows the file's suffix."""
+
+    chosen = Signal(object)  # an ExportChoice, when accepted
+
+    def __init__(
+        self,
+        parent: QWidget | None,
+        *,
+        title: str = "Export figure",
+        path: str = "figure.png",
+        plan_for=None,
+        sweep_available: bool = False,
+        allow_natural: bool = False,
+    ):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName("exportDialog")
+        self._plan_for = plan_for  # what -> FigurePlan, for the paper sizes' heights
+        self.path_edit = QLineEdit(path)
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        self.format_label = QLabel("")
+        self.what = QComboBox()
+        self.what.addItem("The picture on screen", "picture")
+        if sweep_available:
+            self.what.addItem("The sweep curves", "sweep")
+        self.what.setVisible(sweep_available)
+        self.size_combo = QComboBox()
+        if allow_natural:
+            self.size_combo.addItem("As on screen", "natural")
+        for key, label in SIZE_PRESETS:
+            self.size_combo.addItem(label, key)
+        self.width_spin = QSpinBox()
+        self.height_spin = QSpinBox()
+        for spin in (self.width_spin, self.height_spin):
+            spin.setRange(16, MAX_PIXELS)
+            spin.setSuffix(" px")
+        self.dpi_spin = QSpinBox()
+        self.dpi_spin.setRange(24, int(MAX_DPI))
+        self.dpi_spin.setSuffix(" dpi")
+        self.physical = QLabel("")
+        size_row = QHBoxLayout()
+        size_row.addWidget(self.width_spin)
+        size_row.addWidget(QLabel("×"))
+        size_row.addWidget(self.height_spin)
+        size_row.addWidget(self.dpi_spin)
+        size_row.addStretch(1)
+        form = QFormLayout()
+        form.addRow("File", row)
+        form.addRow("Format", self.format_label)
+        if sweep_available:
+            form.addRow("Show", self.what)
+        form.addRow("Size", self.size_combo)
+        form.addRow("", size_row)
+        form.addRow("", self.physical)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self._accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self.path_edit.textChanged.connect(self._update_format)
+        self.size_combo.currentIndexChanged.connect(self._apply_preset)
+        self.what.currentIndexChanged.connect(self._apply_preset)
+        for spin in (self.width_spin, self.height_spin, self.dpi_spin):
+            spin.valueChanged.connect(self._custom_edit)
+        self._applying = False
+        self._apply_preset()
+        self._update_format()
+
+    # -- state ---------------------------------------------------------------------------------
+    def size_key(self) -> str:
+        return self.size_combo.currentData()
+
+    def set_size_key(self, key: str) -> None:
+        index = self.size_combo.findData(key)
+        if index >= 0:
+            self.size_combo.setCurrentIndex(index)
+
+    def choice(self) -> ExportChoice:
+        natural = self.size_key() == "natural"
+        size = None if natural else (self.width_spin.value(), self.height_spin.value())
+        return ExportChoice(
+            self.path_edit.text().strip(), size, float(self.dpi_spin.value()), self.what_key()
+        )
+
+    def what_key(self) -> str:
+        return self.what.currentData() or "picture"
+
+    def _apply_preset(self, *_args) -> None:
+        key = self.size_key()
+        natural = key == "natural"
+        for spin in (self.width_spin, self.height_spin):
+            spin.setEnabled(not natural)
+        if key in ("custom", "natural"):
+            self._update_physical()
+            return
+        plan = self._plan_for(self.what_key()) if self._plan_for is not None else None
+        (width, height), dpi = preset_size(key, plan)
+        self._applying = True
+        self.width_spin.setValue(width)
+        self.height_spin.setValue(height)
+        self.dpi_spin.setValue(round(dpi))
+        self._applying = False
+        self._update_physical()
+
+    def _custom_edit(self, *_args) -> None:
+        if not self._applying and self.size_key() not in ("custom", "natural"):
+            self.set_size_key("custom")
+        self._update_physical()
+
+    def _update_physical(self) -> None:
+        if self.size_key() == "natural":
+            self.physical.setText("PNG: the view's pixels as on screen")
+            return
+        dpi = self.dpi_spin.value()
+        w, h = self.width_spin.value() / dpi, self.height_spin.value() / dpi
+        self.physical.setText(f"{w:.2f} × {h:.2f} in ({2.54 * w:.1f} × {2.54 * h:.1f} cm)")
+
+    def _update_format(self, *_args) -> None:
+        try:
+            fmt = format_of(self.path_edit.text().strip())
+        except ValueError:
+            self.format_label.setText("name the file .png, .svg or .pdf")
+            self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+            return
+        text = {
+            "png": "PNG (pixels at the chosen size and resolution)",
+            "svg": "SVG (vector paths, text as text)",
+            "pdf": "PDF (vector paths, text as text)",
+        }[fmt]
+        self.format_label.setText(text)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.windowTitle(), self.path_edit.text(), FIGURE_FILTER
+        )
+        if path:
+            if not Path(path).suffix:
+                path += ".png"
+            self.path_edit.setText(path)
+
+    def _accept(self) -> None:
+        self.chosen.emit(self.choice())
+        self.accept()
+
+
+# -- the 3-D view ------------------------------------------------------------------------------
+def scatter3d_plan(view, theme_name: str) -> FigurePlan:
+    """A one-panel figure of a 3-D view's points, seen from the view's camera angles."""
+    settings = {"theme": theme_name}
+    if view.gl_view is not None:
+        settings["elevation"] = float(view.gl_view.opts.get("elevation", 22.0))
+        settings["azimuth"] = float(view.gl_view.opts.get("azimuth", 38.0))
+    labels = view._labels
+    panel = PanelPlan(
+        "scatter3d",
+        title=view.title.text(),
+        points=np.asarray(view._points, dtype=float),
+        labels=None if labels is None else np.asarray(labels),
+        test_mask=np.asarray(view._test, dtype=bool),
+        axis_labels=tuple(view._axis_labels),
+    )
+    from ..session import VIEW_DEFAULTS
+
+    return FigurePlan(
+        title="",
+        panels=[panel],
+        rows=1,
+        cols=1,
+        settings={**VIEW_DEFAULTS, **settings},
+        note=(
+            f"Elevation {settings.get('elevation', 22.0):g}°, azimuth "
+            f"{settings.get('azimuth', 38.0):g}°, one scale on all axes."
+        ),
+    )
+
+
+def grab_3d(view) -> QImage:
+    """The 3-D view's pixels as on screen: its OpenGL framebuffer (with the axis labels), or a
+    widget grab where there is no OpenGL (the three projections)."""
+    view.ensure_built()
+    if view.gl_view is None:
+        return view.stack.currentWidget().grab().toImage()
+    return view.gl_view.grabFramebuffer()
+
+
+def save_3d(view, path, size=None, dpi=None, theme_name: str = "light") -> Path:
+    """Write the 3-D view.
+
+    PNG with ``size`` None: the OpenGL framebuffer as on screen. Any other size, and SVG or PDF:
+    the figure renderer's projection of the same points from the view's camera angles (vector
+    paths and text in SVG and PDF).
+    """
+    from ..figure.export import save_figure
+
+    fmt = format_of(path)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "png" and size is None:
+        image = grab_3d(view)
+        if dpi:
+            dots = round(float(dpi) / 0.0254)
+            image.setDotsPerMeterX(dots)
+            image.setDotsPerMeterY(dots)
+        if image.isNull() or not image.save(str(path), "PNG"):
+            raise OSError(f"could not write {path}")
+        return Path(path)
+    if size is None:
+        size = (max(view.width(), 640), max(view.height(), 480))
+    save_figure(scatter3d_plan(view, theme_name), path, size, dpi)
+    return Path(path)
+
+
+class ExportMixin:
+    """The main window's export commands (File → Export figure…, Export data…, Export 3-D view…,
+    Edit → Copy figure). Uses the window's ``session_state()``, its slots' results and its
+    ``sweep_result``."""
+
+    # -- what is on screen, as computed results ------------------------------------------------
+    def computed(self, what: str = "picture"):
+        """The window's current picture as :class:`kfdviz.render.Computed` (no refit)."""
+        from ..render import Computed
+
+        state = self.session_state()
+        if what == "sweep":
+            if self.sweep_result is None:
+                raise ValueError("no sweep has been computed")
+            return Computed(state, [], self.sweep_result)
+        results = []
+        for name in self._layout_slot_names():
+            slot = self.slot(name)
+            if slot.result is not None:
+                results.append(slot.result)
+            else:
+                results.append(slot.error or "not fitted yet")
+        return Computed(state, results)
+
+    def figure_plan(self, what: str = "picture") -> FigurePlan:
+        from ..render import figure_plan
+
+        return figure_plan(self.computed(what))
+
+    def _export_ready(self) -> bool:
+        if self.data.n == 0:
+            self._show_status("Nothing to export: there are no points.", kind="error")
+            return False
+        return True
+
+    # -- the figure ----------------------------------------------------------------------------
+    def export_figure(self) -> ExportDialog | None:
+        """File → Export figure…: a dialog (not blocking the window) for file, size and dpi."""
+        if not self._export_ready():
+            return None
+        name = self._export_name()
+        dialog = ExportDialog(
+            self,
+            path=str(Path(self._export_folder()) / f"{name}.png"),
+            plan_for=self.figure_plan,
+            sweep_available=getattr(self, "sweep_result", None) is not None,
+        )
+        dialog.chosen.connect(
+            lambda c: self.export_figure_to(c.path, size=c.size, dpi=c.dpi, what=c.what)
+        )
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def export_figure_to(self, path, *, size=None, dpi=None, what: str = "picture") -> bool:
+        """Write the current picture to ``path`` (.png, .svg, .pdf) through the figure renderer."""
+        from ..figure.export import save_figure
+
+        try:
+            save_figure(self.figure_plan(what), path, size, dpi)
+        except (OSError, ValueError) as exc:
+            self._show_status(f"Could not export the figure: {exc}", kind="error")
+            return False
+        self._remember_export_folder(path)
+        self._show_status(f"Exported the figure to {Path(path).name}", kind="info")
+        return True
+
+    def figure_image(self, size=None, dpi=None, what: str = "picture") -> QImage:
+        from ..figure.export import render_image
+
+        image, _ = render_image(self.figure_plan(what), size, dpi)
+        return image
+
+    def copy_figure(self) -> bool:
+        """Edit → Copy figure: the current picture as an image on the clipboard."""
+        from PySide6.QtWidgets import QApplication
+
+        if not self._export_ready():
+            return False
+        try:
+            image = self.figure_image()
+        except (OSError, ValueError) as exc:
+            self._show_status(f"Could not copy the figure: {exc}", kind="error")
+            return False
+        QApplication.clipboard().setImage(image)
+        self._show_status(
+            f"Copied the figure ({image.width()} × {image.height()} px) to the clipboard",
+            kind="info",
+        )
+        return True
+
+    # -- the data ------------------------------------------------------------------------------
+    def export_data(self) -> None:
+        """File → Export data…: points, labels, roles, outputs, embeddings and parameters."""
+        if not self._export_ready():
+            return
+        default = str(Path(self._export_folder()) / f"{self._export_name()}.csv")
+        path, _ = QFileDialog.getSaveFileName(self, "Export data", default, DATA_FILTER)
+        if path:
+            self.export_data_to(path)
+
+    def export_data_to(self, path, what: str = "picture") -> bool:
+        from ..export_data import export_data
+
+        try:
+            written = export_data(self.computed(what), path)
+        except (OSError, ValueError) as exc:
+            self._show_status(f"Could not export the data: {exc}", kind="error")
+            return False
+        files = written if isinstance(written, tuple) else (written,)
+        self._remember_export_folder(path)
+        self._show_status(
+            "Exported the data to " + " and ".join(Path(f).name for f in files), kind="info"
+        )
+        return True
+
+    # -- the 3-D view --------------------------------------------------------------------------
+    def current_3d_view(self):
+        """The 3-D view the user looks at: the 3-D input, a compare panel's embedding or the
+        Embedding dock; None when no 3-D view shows points."""
+        candidates = []
+        if self.layout_name == "single" and self.single.currentWidget() is self.input3d:
+            candidates.append(self.input3d)
+        if self.layout_name == "compare" and self._compare_view is not None:
+            panels = self._compare_view.panels
+            order = [self.active_compare] + [
+                i for i in range(self.compare_count) if i != self.active_compare
+            ]
+            for i in order:
+                page = panels[i].stack.currentWidget()
+                if page is not None and page is panels[i]._embedding:
+                    candidates.append(page)
+        candidates.append(self.embedding_view)
+        for view in candidates:
+            if view._points.shape[0]:
+                return view
+        return None
+
+    def export_3d(self) -> ExportDialog | None:
+        """File → Export 3-D view…: PNG from the OpenGL framebuffer as on screen; other sizes,
+        SVG and PDF through the figure renderer's projection."""
+        view = self.current_3d_view()
+        if view is None:
+            self._show_status("No 3-D view shows points to export.", kind="error")
+            return None
+        dialog = ExportDialog(
+            self,
+            title="Export 3-D view",
+            path=str(Path(self._export_folder()) / f"{self._export_name()}-3d.png"),
+            plan_for=lambda _what: scatter3d_plan(view, self.theme.name),
+            allow_natural=True,
+        )
+        dialog.chosen.connect(lambda c: self.export_3d_to(c.path, size=c.size, dpi=c.dpi))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def export_3d_to(self, path, *, size=None, dpi=None, view=None) -> bool:
+        view = view or self.current_3d_view()
+        if view is None:
+            self._show_status("No 3-D view shows points to export.", kind="error")
+            return False
+        try:
+            save_3d(view, path, size, dpi, self.theme.name)
+        except (OSError, ValueError) as exc:
+            self._show_status(f"Could not export the 3-D view: {exc}", kind="error")
+            return False
+        self._remember_export_folder(path)
+        self._show_status(f"Exported the 3-D view to {Path(path).name}", kind="info")
+        return True
+
+    # -- names and folders ---------------------------------------------------------------------
+    def _export_name(self) -> str:
+        from ..render import safe_name
+
+        return safe_name(getattr(self, "preset_name", None) or "kfdviz-figure")
+
+    def _export_folder(self) -> str:
+        folder = self._setting("export_folder", "") if hasattr(self, "_setting") else ""
+        return str(folder) if folder and Path(str(folder)).is_dir() else str(Path.cwd())
+
+    def _remember_export_folder(self, path) -> None:
+        if getattr(self, "settings", None) is not None:
+            self.settings.setValue("export_folder", str(Path(path).resolve().parent))
+
+
+__all__ = [
+    "DATA_FILTER",
+    "FIGURE_FILTER",
+    "SIZE_PRESETS",
+    "ExportChoice",
+    "ExportDialog",
+    "ExportMixin",
+    "grab_3d",
+    "preset_size",
+    "save_3d",
+    "scatter3d_plan",
+]

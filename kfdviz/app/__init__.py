@@ -42,7 +42,14 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
 
     # A screenshot is made from a clean state, so that the same command gives the same picture.
     settings = None if screenshot else QSettings("kfdviz", "kfdviz")
-    window = MainWindow(preset, settings=settings, restore=screenshot is None)
+    autosave_dir = None
+    if not screenshot:
+        from .autosave import default_dir
+
+        autosave_dir = default_dir()
+    window = MainWindow(
+        preset, settings=settings, restore=screenshot is None, autosave_dir=autosave_dir
+    )
     window.show()
     if screenshot:
         code = _screenshot(app, window, Path(screenshot))

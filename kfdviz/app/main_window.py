@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QToolBar,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -40,6 +41,7 @@ from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import THEMES, apply_theme
 from ..workers import FitWorker
 from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
+from .autosave import AutosaveMixin
 from .compare import CompareView, SlotState, default_compare_slots
 from .data_model import DataModel
 from .data_panel import DataPanel
@@ -60,7 +62,7 @@ TOOLS = (
 )
 
 
-class MainWindow(ExportMixin, QMainWindow):
+class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
     fit_drawn = Signal(object)  # a FitResult, after the views show it
     fit_failed = Signal(object)  # a FitFailure (not a cancellation) shown to the user
     all_drawn = Signal()  # every slot of the current layout shows a fit of the current data
@@ -72,7 +74,12 @@ class MainWindow(ExportMixin, QMainWindow):
         settings: QSettings | None = None,
         theme: str | None = None,
         restore: bool = True,
+        autosave_dir=None,
+        autosave_interval: float | None = None,
+        autosave_delay_ms: int | None = None,
     ):
+        """``autosave_dir``: where the session is autosaved and looked for after a crash (None:
+        no autosave, as in ``--screenshot`` runs and most tests)."""
         super().__init__()
         self.setWindowTitle("kfdviz")
         self.settings = settings
@@ -114,6 +121,7 @@ class MainWindow(ExportMixin, QMainWindow):
         self.sweep_spec: dict | None = None  # the session's sweep (kfdviz.sweep.Sweep as a dict)
         self.sweep_result = None  # a SweepResult for the session's sweep, once computed
 
+        self._init_autosave(autosave_dir, autosave_interval, autosave_delay_ms)
         self._build_actions()
         self._build_views()
         self._build_docks()
@@ -132,6 +140,8 @@ class MainWindow(ExportMixin, QMainWindow):
         if restore and self.settings is not None and preset is None:
             self._restore_settings()
         self.load_preset(preset or "default", restore_params=restore and preset is None)
+        self.data.changed.connect(self._autosave_edit)
+        self.algorithm_panel.changed.connect(self._autosave_edit)
 
     # -- settings ------------------------------------------------------------------------------
     def _setting(self, key: str, default):
@@ -345,7 +355,13 @@ class MainWindow(ExportMixin, QMainWindow):
         self._compare_view: CompareView | None = None
         self.central = QStackedWidget()
         self.central.addWidget(self.single)
-        self.setCentralWidget(self.central)
+        holder = QWidget()
+        column = QVBoxLayout(holder)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        column.addWidget(self.recovery_banner)
+        column.addWidget(self.central, 1)
+        self.setCentralWidget(holder)
         self._connect_canvas(self.input_view)
         self.input_view.viewbox.sigResized.connect(self._view_resized)
 
@@ -593,6 +609,7 @@ class MainWindow(ExportMixin, QMainWindow):
             view.raise_()
         self._show_status(state.description or state.title or "Session opened.", kind="info")
         self.request_fit(now=True, slots=self._layout_slot_names())
+        self._autosave_edit()
 
     def apply_view_settings(self, settings: dict) -> None:
         """The view settings of a session or preset the window understands (resolution, level
@@ -1459,5 +1476,7 @@ class MainWindow(ExportMixin, QMainWindow):
         self._debounce.stop()
         self._progress_timer.stop()
         self.save_settings()
+        if self.autosaver is not None:
+            self.autosaver.stop(clean=True)
         self.worker.shutdown()
         super().closeEvent(event)

@@ -95,3 +95,16 @@ def shuffled(X: np.ndarray, y: np.ndarray, rng: np.random.Generator):
     """Rows of (X, y) in a random order, so that any prefix is a fair sample of the classes."""
     order = rng.permutation(X.shape[0])
     return np.ascontiguousarray(X[order], dtype=np.float64), np.ascontiguousarray(y[order])
+
+
+def class_sizes(n_samples, weights, n_classes: int) -> np.ndarray:
+    """Validated class sizes for ``n_samples`` points split by ``weights`` (None: balanced)."""
+    n_samples = check_int("n_samples", n_samples, low=1)
+    return class_counts(n_samples, check_weights("weights", weights, n_classes))
+
+
+def stack_classes(parts) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenate per-class point arrays; class k gets label k."""
+    X = np.concatenate(parts, axis=0)
+    y = np.concatenate([np.full(len(p), k, dtype=np.int64) for k, p in enumerate(parts)])
+    return X, y

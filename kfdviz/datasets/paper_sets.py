@@ -15,22 +15,12 @@ from ._checks import (
     check_choice,
     check_float,
     check_int,
-    check_weights,
     class_counts,
+    class_sizes,
     shuffled,
+    stack_classes,
 )
 from .registry import generator
-
-
-def _counts(n_samples, weights, n_classes):
-    n_samples = check_int("n_samples", n_samples, low=1)
-    return class_counts(n_samples, check_weights("weights", weights, n_classes))
-
-
-def _stack(parts):
-    X = np.concatenate(parts, axis=0)
-    y = np.concatenate([np.full(len(p), k, dtype=np.int64) for k, p in enumerate(parts)])
-    return X, y
 
 
 @generator(
@@ -74,7 +64,7 @@ def parabolas(rng, *, n_samples=100, noise=0.1, weights=None, half_width=2.0, ga
     the origin, so the homogeneous kernel (x.z)^2 (features x^2, xy, y^2) cannot tell them apart:
     use coef0 = 1.
     """
-    counts = _counts(n_samples, weights, 2)
+    counts = class_sizes(n_samples, weights, 2)
     noise = check_float("noise", noise, low=0.0)
     w = check_float("half_width", half_width, low=0.0, low_open=True)
     gap = check_float("gap", gap, low=0.0)
@@ -83,7 +73,7 @@ def parabolas(rng, *, n_samples=100, noise=0.1, weights=None, half_width=2.0, ga
         x = rng.uniform(-w, w, counts[k])
         pts = np.column_stack([x, sign * (x**2 + gap / 2)])
         parts.append(pts + noise * rng.standard_normal(pts.shape))
-    return shuffled(*_stack(parts), rng)
+    return shuffled(*stack_classes(parts), rng)
 
 
 @generator(
@@ -99,13 +89,13 @@ def twonorm(rng, *, n_samples=400, dim=20, weights=None, shift=None):
     2/sqrt(20) for dim = 20; the means stay 4 apart, so the Bayes error, about 2.3 %, does not
     depend on dim). Label 1 is IDA's +1 (the class with the positive mean). Shape (n, dim).
     """
-    counts = _counts(n_samples, weights, 2)
+    counts = class_sizes(n_samples, weights, 2)
     dim = check_int("dim", dim, low=1)
     a = 2.0 / np.sqrt(dim) if shift is None else check_float("shift", shift)
     parts = [
         s * a + rng.standard_normal((c, dim)) for s, c in zip((-1.0, 1.0), counts, strict=True)
     ]
-    return shuffled(*_stack(parts), rng)
+    return shuffled(*stack_classes(parts), rng)
 
 
 @generator(
@@ -122,12 +112,12 @@ def ringnorm(rng, *, n_samples=400, dim=20, weights=None, shift=None):
     apart per coordinate, twice the 1/sqrt(20) often quoted; pass shift=1/sqrt(20) for that
     reading. Label 1 is IDA's +1, which there is the wide N(0, 4I) class. Shape (n, dim).
     """
-    counts = _counts(n_samples, weights, 2)
+    counts = class_sizes(n_samples, weights, 2)
     dim = check_int("dim", dim, low=1)
     a = 2.0 / np.sqrt(dim) if shift is None else check_float("shift", shift)
     narrow = a + rng.standard_normal((counts[0], dim))
     wide = 2.0 * rng.standard_normal((counts[1], dim))
-    return shuffled(*_stack([narrow, wide]), rng)
+    return shuffled(*stack_classes([narrow, wide]), rng)
 
 
 def _waveform_bases() -> np.ndarray:
@@ -163,10 +153,10 @@ def waveform(rng, *, n_samples=400, weights=None, three_class=False):
     """
     three_class = check_bool("three_class", three_class)
     if three_class:
-        counts = _counts(n_samples, weights, 3)
+        counts = class_sizes(n_samples, weights, 3)
         members = counts
     else:
-        counts = _counts(n_samples, (2.0, 1.0) if weights is None else weights, 2)
+        counts = class_sizes(n_samples, (2.0, 1.0) if weights is None else weights, 2)
         # Class 0 is Breiman's (h1, h2) and (h2, h3) classes in equal parts.
         members = np.array([counts[0] - counts[0] // 2, counts[1], counts[0] // 2])
     bases = _waveform_bases()
@@ -174,7 +164,7 @@ def waveform(rng, *, n_samples=400, weights=None, three_class=False):
     for (a, b), m in zip(_WAVEFORM_PAIRS, members, strict=True):
         u = rng.uniform(0.0, 1.0, (m, 1))
         parts.append(u * bases[a] + (1.0 - u) * bases[b] + rng.standard_normal((m, 21)))
-    X, y = _stack(parts)
+    X, y = stack_classes(parts)
     if not three_class:
         y = (y == 1).astype(np.int64)
     return shuffled(X, y, rng)
@@ -248,7 +238,7 @@ def ring_line_square(rng, *, n_samples=600, noise=0.02, label_shapes=False):
     line = _along_polyline(rng, _LINE_ENDS, counts[1])
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [-1, -1]], dtype=float)
     square = _along_polyline(rng, _SQUARE_CENTER + _SQUARE_HALF * corners, counts[2])
-    X, y = _stack([ring, line, square])
+    X, y = stack_classes([ring, line, square])
     X = X + noise * rng.standard_normal(X.shape)
     if not label_shapes:
         y = np.zeros_like(y)
@@ -271,7 +261,7 @@ def spiral(rng, *, n_samples=400, noise=0.02, turns=2.0, arms=1, weights=None):
     two-spirals problem for arms=2).
     """
     arms = check_int("arms", arms, low=1, high=16)
-    counts = _counts(n_samples, weights, arms)
+    counts = class_sizes(n_samples, weights, arms)
     noise = check_float("noise", noise, low=0.0)
     turns = check_float("turns", turns, low=0.0, low_open=True)
     grid = np.linspace(0.1, 1.0, 2049)
@@ -283,7 +273,7 @@ def spiral(rng, *, n_samples=400, noise=0.02, turns=2.0, arms=1, weights=None):
         angle = 2 * np.pi * (turns * t + k / arms)
         pts = 2.0 * t[:, None] * np.column_stack([np.cos(angle), np.sin(angle)])
         parts.append(pts + noise * rng.standard_normal(pts.shape))
-    return shuffled(*_stack(parts), rng)
+    return shuffled(*stack_classes(parts), rng)
 
 
 @generator(
@@ -309,7 +299,7 @@ def sine_noise(rng, *, n_samples=350, noise=0.05, background=2 / 7, mark_backgro
     x = rng.uniform(-np.pi, np.pi, n_curve)
     curve = np.column_stack([x, np.sin(x) + noise * rng.standard_normal(n_curve)])
     back = np.column_stack([rng.uniform(-np.pi, np.pi, n_back), rng.uniform(-2.0, 2.0, n_back)])
-    X, y = _stack([curve, back])
+    X, y = stack_classes([curve, back])
     if not mark:
         y = np.zeros_like(y)
     return shuffled(X, y, rng)
@@ -347,7 +337,7 @@ def cuboids(rng, *, n_samples=600, weights=None, length=18.5, width=4.0, height=
     ``height`` along axis k+2 (mod 3): class 0 spans 18.5 x 4 x 1.4 in (x, y, z), class 1
     1.4 x 18.5 x 4, class 2 4 x 1.4 x 18.5. The paper's 200 points per class are the default.
     """
-    counts = _counts(n_samples, weights, 3)
+    counts = class_sizes(n_samples, weights, 3)
     sides = [
         check_float(name, v, low=0.0, low_open=True)
         for name, v in (("length", length), ("width", width), ("height", height))
@@ -358,4 +348,4 @@ def cuboids(rng, *, n_samples=600, weights=None, length=18.5, width=4.0, height=
         for j in range(3):
             extent[(k + j) % 3] = sides[j]
         parts.append(rng.uniform(-0.5, 0.5, (c, 3)) * extent)
-    return shuffled(*_stack(parts), rng)
+    return shuffled(*stack_classes(parts), rng)

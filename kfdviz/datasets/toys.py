@@ -9,19 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import check_float, check_int, check_weights, class_counts, shuffled
+from ._checks import (
+    check_float,
+    check_int,
+    class_sizes,
+    shuffled,
+    stack_classes,
+)
 from .registry import generator
-
-
-def _counts(n_samples, weights, n_classes):
-    n_samples = check_int("n_samples", n_samples, low=1)
-    return class_counts(n_samples, check_weights("weights", weights, n_classes))
-
-
-def _stack(parts):
-    X = np.concatenate(parts, axis=0)
-    y = np.concatenate([np.full(len(p), k, dtype=np.int64) for k, p in enumerate(parts)])
-    return X, y
 
 
 def _jitter(rng, parts, noise):
@@ -34,13 +29,13 @@ def moons(rng, *, n_samples=200, noise=0.1, weights=None):
 
     Class 0: (cos t, sin t), t ~ U[0, pi]; class 1: (1 - cos t, 0.5 - sin t). Plus N(0, noise^2).
     """
-    counts = _counts(n_samples, weights, 2)
+    counts = class_sizes(n_samples, weights, 2)
     noise = check_float("noise", noise, low=0.0)
     t0 = rng.uniform(0.0, np.pi, counts[0])
     t1 = rng.uniform(0.0, np.pi, counts[1])
     upper = np.column_stack([np.cos(t0), np.sin(t0)])
     lower = np.column_stack([1.0 - np.cos(t1), 0.5 - np.sin(t1)])
-    return shuffled(*_stack(_jitter(rng, [upper, lower], noise)), rng)
+    return shuffled(*stack_classes(_jitter(rng, [upper, lower], noise)), rng)
 
 
 @generator(
@@ -48,14 +43,14 @@ def moons(rng, *, n_samples=200, noise=0.1, weights=None):
 )
 def circles(rng, *, n_samples=200, noise=0.05, weights=None, factor=0.5):
     """Class 0 on the unit circle, class 1 on a circle of radius ``factor``, plus N(0, noise^2)."""
-    counts = _counts(n_samples, weights, 2)
+    counts = class_sizes(n_samples, weights, 2)
     noise = check_float("noise", noise, low=0.0)
     factor = check_float("factor", factor, low=0.0, low_open=True)
     parts = []
     for radius, c in zip((1.0, factor), counts, strict=True):
         t = rng.uniform(0.0, 2 * np.pi, c)
         parts.append(radius * np.column_stack([np.cos(t), np.sin(t)]))
-    return shuffled(*_stack(_jitter(rng, parts, noise)), rng)
+    return shuffled(*stack_classes(_jitter(rng, parts, noise)), rng)
 
 
 def _board(rng, counts, cells, noise):
@@ -67,7 +62,7 @@ def _board(rng, counts, cells, noise):
     for k, c in enumerate(counts):
         mine = corners[parity == k]
         parts.append(mine[rng.integers(0, len(mine), c)] + rng.uniform(0.0, 1.0, (c, 2)))
-    return shuffled(*_stack(_jitter(rng, parts, noise)), rng)
+    return shuffled(*stack_classes(_jitter(rng, parts, noise)), rng)
 
 
 @generator(title="XOR", source="toy data", group="toy", task="classification", dimension=2)
@@ -76,7 +71,7 @@ def xor(rng, *, n_samples=200, noise=0.0, weights=None):
 
     Noise N(0, noise^2) is added after labelling, so it blurs the quadrant borders.
     """
-    counts = _counts(n_samples, weights, 2)
+    counts = class_sizes(n_samples, weights, 2)
     noise = check_float("noise", noise, low=0.0)
     return _board(rng, counts, 2, noise)
 
@@ -88,7 +83,7 @@ def checkerboard(rng, *, n_samples=400, noise=0.0, weights=None, cells=4):
     The square with lower-left corner (-cells/2 + i, -cells/2 + j) has label (i + j) mod 2.
     Noise N(0, noise^2) is added after labelling. cells=2 is ``xor``.
     """
-    counts = _counts(n_samples, weights, 2)
+    counts = class_sizes(n_samples, weights, 2)
     noise = check_float("noise", noise, low=0.0)
     cells = check_int("cells", cells, low=2, high=64)
     return _board(rng, counts, cells, noise)
@@ -110,7 +105,7 @@ def blobs(rng, *, n_samples=300, noise=0.5, weights=None, centers=3, dim=2, radi
     [-radius, radius].
     """
     centers = check_int("centers", centers, low=1, high=64)
-    counts = _counts(n_samples, weights, centers)
+    counts = class_sizes(n_samples, weights, centers)
     noise = check_float("noise", noise, low=0.0)
     dim = check_int("dim", dim, low=1)
     radius = check_float("radius", radius, low=0.0)
@@ -122,7 +117,7 @@ def blobs(rng, *, n_samples=300, noise=0.5, weights=None, centers=3, dim=2, radi
         means[:, 0] = radius * np.cos(angle)
         means[:, 1] = radius * np.sin(angle)
     parts = [m + noise * rng.standard_normal((c, dim)) for m, c in zip(means, counts, strict=True)]
-    return shuffled(*_stack(parts), rng)
+    return shuffled(*stack_classes(parts), rng)
 
 
 @generator(
@@ -141,7 +136,7 @@ def swiss_roll(rng, *, n_samples=600, noise=0.0, weights=None, n_classes=4, heig
     the inside; ``weights`` sets how many points each piece gets.
     """
     n_classes = check_int("n_classes", n_classes, low=1, high=64)
-    counts = _counts(n_samples, weights, n_classes)
+    counts = class_sizes(n_samples, weights, n_classes)
     noise = check_float("noise", noise, low=0.0)
     height = check_float("height", height, low=0.0)
     edges = np.linspace(1.5 * np.pi, 4.5 * np.pi, n_classes + 1)
@@ -150,7 +145,7 @@ def swiss_roll(rng, *, n_samples=600, noise=0.0, weights=None, n_classes=4, heig
         t = rng.uniform(edges[k], edges[k + 1], c)
         h = rng.uniform(0.0, height, c)
         parts.append(np.column_stack([t * np.cos(t), h, t * np.sin(t)]))
-    return shuffled(*_stack(_jitter(rng, parts, noise)), rng)
+    return shuffled(*stack_classes(_jitter(rng, parts, noise)), rng)
 
 
 @generator(
@@ -168,11 +163,11 @@ def uniform(rng, *, n_samples=200, dim=2, n_classes=2, weights=None, low=-1.0, h
     plain one-class noise.
     """
     n_classes = check_int("n_classes", n_classes, low=1, high=64)
-    counts = _counts(n_samples, weights, n_classes)
+    counts = class_sizes(n_samples, weights, n_classes)
     dim = check_int("dim", dim, low=1)
     low = check_float("low", low)
     high = check_float("high", high)
     if high <= low:
         raise ValueError(f"high must be greater than low ({low}), got {high}")
     parts = [rng.uniform(low, high, (c, dim)) for c in counts]
-    return shuffled(*_stack(parts), rng)
+    return shuffled(*stack_classes(parts), rng)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from threadpoolctl import threadpool_limits
+
+from ..datasets.ida import ida_realizations, load_ida
 
 # The papers' KFD column (test error in %), TPAMI Table 1 and the 1999 table.
 PAPER_KFD_ERROR = {
@@ -73,67 +74,28 @@ def run_protocol(
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> ProtocolResult:
-    path = Path(folder) / f"{dataset}.npz"
-    if not path.is_file():
-        raise FileNotFoundError(f"No IDA data set {dataset!r}: {path} does not exist.")
-    data = np.load(path)
-    X, y = data["X"], data["y"]
-    train_idx, test_idx, reals = data["train_idx"], data["test_idx"], data["realizations"]
-    if max_realizations is not None:
-        train_idx, test_idx, reals = (
-            train_idx[:max_realizations],
-            test_idx[:max_realizations],
-            reals[:max_realizations],
-        )
+    realizations = ida_realizations(folder, dataset)[:max_realizations]
+    splits = {r: load_ida(folder, dataset, r) for r in realizations}
     # Hundreds of small fits: one BLAS thread each is fastest (threaded BLAS on a few-hundred
     # matrix mostly waits); parallelism belongs across fits.
     with threadpool_limits(1):
-        return _measure(
-            X,
-            y,
-            train_idx,
-            test_idx,
-            reals,
-            dataset,
-            estimator,
-            param_grid,
-            n_cv_realizations,
-            n_folds,
-            seed,
-            progress,
-        )
-
-
-def _measure(
-    X,
-    y,
-    train_idx,
-    test_idx,
-    reals,
-    dataset,
-    estimator,
-    param_grid,
-    n_cv_realizations,
-    n_folds,
-    seed,
-    progress,
-) -> ProtocolResult:
-    choices = []
-    for k in range(min(n_cv_realizations, len(reals))):
-        search = GridSearchCV(
-            clone(estimator),
-            param_grid,
-            cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed + k),
-            scoring="accuracy",
-            n_jobs=1,
-        )
-        search.fit(X[train_idx[k]], y[train_idx[k]])
-        choices.append(search.best_params_)
-        if progress:
-            progress(f"{dataset}: realization {reals[k]} CV choice {search.best_params_}")
-    params = _median_params(choices)
-    errors = []
-    for tr, te in zip(train_idx, test_idx, strict=True):
-        model = clone(estimator).set_params(**params).fit(X[tr], y[tr])
-        errors.append(100.0 * np.mean(model.predict(X[te]) != y[te]))
-    return ProtocolResult(dataset, params, choices, np.array(errors), np.asarray(reals))
+        choices = []
+        for k, r in enumerate(realizations[:n_cv_realizations]):
+            X_train, y_train, _, _ = splits[r]
+            search = GridSearchCV(
+                clone(estimator),
+                param_grid,
+                cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed + k),
+                scoring="accuracy",
+                n_jobs=1,
+            )
+            search.fit(X_train, y_train)
+            choices.append(search.best_params_)
+            if progress:
+                progress(f"{dataset}: realization {r} CV choice {search.best_params_}")
+        params = _median_params(choices)
+        errors = []
+        for X_train, y_train, X_test, y_test in splits.values():
+            model = clone(estimator).set_params(**params).fit(X_train, y_train)
+            errors.append(100.0 * np.mean(model.predict(X_test) != y_test))
+    return ProtocolResult(dataset, params, choices, np.array(errors), np.array(realizations))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -58,6 +59,8 @@ class ComparePanel(QFrame):
         super().__init__(parent)
         self.index = index
         self.theme = theme
+        self._active = False
+        self._presenting = False
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.combo = QComboBox()
         for spec in registry.ALGORITHMS.values():
@@ -74,6 +77,7 @@ class ComparePanel(QFrame):
         self.caption.setWordWrap(True)
         # two lines for every caption, so that all panels keep the same plot height
         self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 2)
+        self._caption_points = self.caption.font().pointSizeF()
         self.status = QLabel("")
         self.status.setWordWrap(True)
         self.status.setStyleSheet("color: #D55E00; font-size: 8pt;")
@@ -138,8 +142,10 @@ class ComparePanel(QFrame):
         self.algorithm_chosen.emit(self.index, self.combo.currentData())
 
     def set_active(self, active: bool) -> None:
+        self._active = active
         self.edit_button.setChecked(active)
-        self.setStyleSheet("ComparePanel { border: 2px solid #0072B2; }" if active else "")
+        marked = active and not self._presenting
+        self.setStyleSheet("ComparePanel { border: 2px solid #0072B2; }" if marked else "")
 
     def set_slot(self, slot: SlotState) -> None:
         self.combo.blockSignals(True)
@@ -152,6 +158,21 @@ class ComparePanel(QFrame):
         for w in (self.view, self._input3d, self._outputs, self._embedding):
             if w is not None:
                 w.set_theme(theme)
+
+    def set_scale(self, scale: float, *, presenting: bool = False) -> None:
+        """Presentation mode: large caption and pictures, no editing controls."""
+        self._presenting = presenting
+        self.set_active(self._active)
+        self.combo.setVisible(not presenting)
+        self.edit_button.setVisible(not presenting)
+        font = QFont(self.caption.font())
+        font.setPointSizeF(self._caption_points * scale)
+        self.caption.setFont(font)
+        self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 2)
+        self.view.set_scale(scale)
+        for w in (self._input3d, self._outputs, self._embedding):
+            if w is not None:
+                w.set_scale(scale)
 
     def set_error(self, message: str | None) -> None:
         self.status.setText(message or "")
@@ -192,6 +213,7 @@ class CompareView(QWidget):
         hint = QLabel("Same data and kernel; linked axes. “Edit” picks the panel to change.")
         small_font(hint)
         hint.setWordWrap(True)
+        self.hint = hint
         top = QHBoxLayout()
         top.addWidget(self.count)
         top.addWidget(self.mode)
@@ -264,6 +286,12 @@ class CompareView(QWidget):
 
     def views(self) -> list[InputSpaceView]:
         return [p.view for p in self.panels]
+
+    def set_scale(self, scale: float, *, presenting: bool = False) -> None:
+        for w in (self.count, self.mode, self.hint):
+            w.setVisible(not presenting)
+        for panel in self.panels:
+            panel.set_scale(scale, presenting=presenting)
 
 
 def default_compare_slots() -> list[SlotState]:

@@ -46,6 +46,8 @@ from .compare import CompareView, SlotState, default_compare_slots
 from .data_model import DataModel
 from .data_panel import DataPanel
 from .export import ExportMixin
+from .presentation import SCALE as PRESENTATION_SCALE
+from .presentation import PresentationMixin, SlideCounter
 
 DEBOUNCE_MS = 150
 # Show the progress bar only for fits that take longer than this.
@@ -62,7 +64,7 @@ TOOLS = (
 )
 
 
-class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
+class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
     fit_drawn = Signal(object)  # a FitResult, after the views show it
     fit_failed = Signal(object)  # a FitFailure (not a cancellation) shown to the user
     all_drawn = Signal()  # every slot of the current layout shows a fit of the current data
@@ -315,6 +317,20 @@ class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
             "Copy the picture to the clipboard as an image",
             self.copy_figure,
         )
+        self.presentation_action = self._action(
+            "Presentation",
+            "F5",
+            "Full screen with large type for a lecture hall; arrow keys, PageUp/PageDown or a "
+            "clicker step through the deck of presets; Esc leaves",
+            lambda _on: self.toggle_presentation(),
+            checkable=True,
+        )
+        self.deck_action = self._action(
+            "Presentation deck…",
+            None,
+            "Choose and order the presets that presentation mode steps through",
+            self.edit_deck,
+        )
         self.quit_action = self._action("Quit", "Ctrl+Q", "Close kfdviz", self.close)
         self.help_action = self._action(
             "Shortcuts", "F1", "List the keyboard shortcuts", self.show_shortcuts
@@ -385,6 +401,8 @@ class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
             self._compare_view = view
             self.central.addWidget(view)
             view.panels[0].view.viewbox.sigResized.connect(self._view_resized)
+            if self.presenting:
+                view.set_scale(PRESENTATION_SCALE, presenting=True)
             for v in view.views():
                 self._connect_canvas(v)
                 v.set_theme(self.theme)
@@ -499,6 +517,9 @@ class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
         ):
             view.addAction(a)
         view.addSeparator()
+        view.addAction(self.presentation_action)
+        view.addAction(self.deck_action)
+        view.addSeparator()
         for dock in (
             self.data_dock,
             self.algorithm_dock,
@@ -519,6 +540,7 @@ class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
         about.triggered.connect(self.show_about)
 
     def _build_status(self) -> None:
+        self.slide_counter = SlideCounter(self)
         self.status_label = QLabel("")
         self.status_label.setObjectName("fitStatus")
         self.status_label.setTextFormat(Qt.TextFormat.RichText)
@@ -1206,8 +1228,8 @@ class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
             self._debounce.start()
 
     def fit_now(self) -> None:
-        if self._closing or self._first_show:
-            return  # the first fit waits for the window to have its size
+        if self._closing or self._first_show or self._slide_pending:
+            return  # the first fit (of a window or a slide) waits for the layout's size
         wanted = [s for s in self._layout_slot_names() if s in self._dirty]
         if not wanted:
             wanted = self._layout_slot_names() if not self._dirty else []
@@ -1472,6 +1494,8 @@ class MainWindow(ExportMixin, AutosaveMixin, QMainWindow):
 
     # -- closing -----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
+        if self.presenting:
+            self.leave_presentation()
         self._closing = True
         self._debounce.stop()
         self._progress_timer.stop()

@@ -86,6 +86,7 @@ class InputSpaceView(QWidget):
         self._show_expansion = "auto"  # "auto": only when some coefficients are zero
         self._show_contours = True
         self._show_tangents = True
+        self.scale = 1.0  # line widths, markers and fonts; larger in presentation mode
 
         self.viewbox = CanvasViewBox()
         self.plot = pg.GraphicsLayoutWidget()
@@ -170,13 +171,31 @@ class InputSpaceView(QWidget):
             axis.setTextPen(theme.foreground)
         self.colorbar.axis.setPen(theme.foreground)
         self.colorbar.axis.setTextPen(theme.foreground)
-        self.boundary.setPen(pg.mkPen(theme.boundary, width=2.6))
-        self.tangent_item.setPen(pg.mkPen(theme.foreground, width=1.2))
-        self.curve.setPen(pg.mkPen(theme.boundary, width=2.2))
+        s = self.scale
+        self.boundary.setPen(pg.mkPen(theme.boundary, width=2.6 * s))
+        self.tangent_item.setPen(pg.mkPen(theme.foreground, width=1.2 * s))
+        self.curve.setPen(pg.mkPen(theme.boundary, width=2.2 * s))
         self.hint.setColor(theme.muted)
         self._redraw_points()
         if self.result is not None:
             self.set_result(self.result)
+
+    def set_scale(self, scale: float) -> None:
+        """Thicker lines, bigger markers and larger text (presentation mode) or back (1.0)."""
+        self.scale = float(scale)
+        font = None  # pyqtgraph's default
+        if self.scale != 1.0:
+            font = QFont()
+            font.setPointSizeF(9.0 * self.scale)
+        for axis in (self.item.getAxis("left"), self.item.getAxis("bottom"), self.colorbar.axis):
+            axis.setStyle(tickFont=font, tickTextOffset=round(3 * self.scale))
+        self.item.getAxis("left").setWidth(round(44 * self.scale))
+        self.item.getAxis("bottom").setHeight(round(max(30.0, 26 * self.scale)))
+        self.colorbar.axis.setWidth(round(44 * self.scale))
+        self.set_theme(self.theme)
+
+    def title_size(self) -> str:
+        return f"{10 * self.scale:g}pt"
 
     def set_options(self, *, expansion=None, contours=None, tangents=None) -> None:
         """``expansion``: "auto" (circle them when the expansion is sparse), True or False."""
@@ -232,10 +251,13 @@ class InputSpaceView(QWidget):
                     continue
                 key = (int(k), is_test)
                 used.add(key)
+                s = self.scale
                 if is_test:
-                    brush, pen, size = pg.mkBrush(theme.test_fill), pg.mkPen(color, width=2.0), 8
+                    brush, pen = pg.mkBrush(theme.test_fill), pg.mkPen(color, width=2.0 * s)
+                    size = 8 * s
                 else:
-                    brush, pen, size = pg.mkBrush(color), pg.mkPen(theme.point_edge, width=0.8), 9
+                    brush, pen = pg.mkBrush(color), pg.mkPen(theme.point_edge, width=0.8 * s)
+                    size = 9 * s
                 self._scatter(key).setData(
                     x=P[idx, 0],
                     y=P[idx, 1],
@@ -276,14 +298,14 @@ class InputSpaceView(QWidget):
             it.hide()
         # Keep the title row (empty) so that the plot area does not change size between fits.
         if not self.compact:
-            self.item.setTitle("\u00a0", size="10pt")
+            self.item.setTitle("\u00a0", size=self.title_size())
 
     def set_result(self, result: FitResult, *, title: str | None = None) -> None:
         self.result = result
         theme = self.theme
         heading = title if title is not None else result.feature_label
         if not self.compact:
-            self.item.setTitle(heading, size="10pt", color=theme.foreground)
+            self.item.setTitle(heading, size=self.title_size(), color=theme.foreground)
         self._draw_grid(result)
         self._draw_expansion(result)
         self._draw_tangents(result)
@@ -316,7 +338,7 @@ class InputSpaceView(QWidget):
         self.image.show()
 
         if self._show_contours:
-            pen = pg.mkPen(QColor(theme.contour), width=0.9)
+            pen = pg.mkPen(QColor(theme.contour), width=0.9 * self.scale)
             label_color = QColor(theme.foreground)
             fill = QColor(theme.background)
             fill.setAlpha(150)
@@ -339,7 +361,7 @@ class InputSpaceView(QWidget):
                     text.setPos(*line.label_at)
                     text.setZValue(3)
                     font = QFont()
-                    font.setPointSizeF(7.5)
+                    font.setPointSizeF(7.5 * self.scale)
                     text.setFont(font)
                     self.item.addItem(text, ignoreBounds=True)
                     self.contour_labels.append(text)
@@ -373,18 +395,18 @@ class InputSpaceView(QWidget):
             return
         if self._regression and result.curve is not None and result.curve.expansion_x is not None:
             xs, ys = result.curve.expansion_x, result.curve.expansion_y
-            sizes = np.full(xs.size, 15.0)
+            sizes = np.full(xs.size, 15.0 * self.scale)
         else:
             xs, ys = pts[:, 0], pts[:, 1]
             mag = np.abs(coef) / max(float(np.abs(coef).max()), 1e-300)
-            sizes = 11.0 + 13.0 * np.sqrt(mag)
+            sizes = (11.0 + 13.0 * np.sqrt(mag)) * self.scale
         self.expansion_scatter.setData(
             x=xs,
             y=ys,
             size=sizes,
             symbol="o",
             brush=pg.mkBrush(0, 0, 0, 0),
-            pen=pg.mkPen(self.theme.expansion, width=1.1),
+            pen=pg.mkPen(self.theme.expansion, width=1.1 * self.scale),
         )
 
     def _draw_tangents(self, result: FitResult) -> None:

@@ -57,6 +57,20 @@ class OutputsView(QWidget):
         layout.addWidget(self.summary)
         self.set_theme(theme)
 
+    def set_scale(self, scale: float) -> None:
+        """Larger axis text and summary (presentation mode) or back (1.0)."""
+        from PySide6.QtGui import QFont
+
+        tick = QFont()
+        tick.setPointSizeF(max(9.0, 9.0 * scale))
+        for w in [self.hist_plot, *self.curve_plots]:
+            for name in ("left", "bottom"):
+                w.getPlotItem().getAxis(name).setStyle(tickFont=tick)
+            w.getPlotItem().getAxis("left").setWidth(round(44 * scale))
+        font = QFont(self.summary.font())
+        font.setPointSizeF(max(9.0, 9.0 * scale))
+        self.summary.setFont(font)
+
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         for w in [self.hist_plot, *self.curve_plots]:

@@ -61,6 +61,7 @@ class Scatter3DView(QWidget):
         self._labels: np.ndarray | None = None
         self._test = np.zeros(0, bool)
         self._axis_labels: tuple[str, ...] = ("1", "2", "3")
+        self.scale = 1.0  # markers and text; larger in presentation mode
 
         self.title = QLabel("")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -125,7 +126,7 @@ class Scatter3DView(QWidget):
             tip = np.zeros(3)
             tip[k] = 1.22
             font = QFont()
-            font.setPointSize(9)
+            font.setPointSizeF(9 * self.scale)
             text = gl.GLTextItem(pos=tip, text=str(k + 1), font=font)
             view.addItem(text)
             self.axis_text.append(text)
@@ -211,12 +212,14 @@ class Scatter3DView(QWidget):
         if self.gl_view is not None:
             Q, _, _ = _normalized(P)
             if P.shape[0]:
-                sizes = np.where(self._test, 6.0, 8.0)
+                sizes = np.where(self._test, 6.0, 8.0) * self.scale
                 self.scatter.setData(pos=Q, color=self._colors(), size=sizes)
             else:
                 self.scatter.setData(pos=np.zeros((0, 3)))
+            font = QFont()
+            font.setPointSizeF(9 * self.scale)
             for text, label in zip(self.axis_text, self._axis_labels, strict=False):
-                text.setData(text=label)
+                text.setData(text=label, font=font)
         for w, a, b, train, test in self.projections:
             w.getPlotItem().setLabel("bottom", self._axis_labels[a])
             w.getPlotItem().setLabel("left", self._axis_labels[b])
@@ -238,8 +241,26 @@ class Scatter3DView(QWidget):
                 ]
                 symbols = [class_symbol(int(k)) for k in labels[idx]]
                 scatter.setData(
-                    x=P[idx, a], y=P[idx, b], brush=brushes, pen=pens, symbol=symbols, size=7
+                    x=P[idx, a],
+                    y=P[idx, b],
+                    brush=brushes,
+                    pen=pens,
+                    symbol=symbols,
+                    size=7 * self.scale,
                 )
+
+    def set_scale(self, scale: float) -> None:
+        """Bigger markers and text (presentation mode) or back (1.0)."""
+        self.scale = float(scale)
+        font = QFont(self.title.font())
+        font.setPointSizeF(max(9.0, 9.0 * self.scale))
+        self.title.setFont(font)
+        tick = QFont()
+        tick.setPointSizeF(max(8.0, 8.0 * self.scale))
+        for w, *_ in self.projections:
+            for name in ("left", "bottom"):
+                w.getPlotItem().getAxis(name).setStyle(tickFont=tick)
+        self._redraw()
 
     def set_title_font(self, font: QFont) -> None:
         self.title.setFont(font)

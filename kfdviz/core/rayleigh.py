@@ -108,14 +108,15 @@ def solve_rayleigh(
         _check_finite("rank_one", np.asarray(rank_one, dtype=float))
     if not 1 <= n_components <= m:
         raise RayleighError(f"n_components must be between 1 and {m}, got {n_components}.")
-    Nr = regularize(N, mu, regularizer, K)
-    Nr = 0.5 * (Nr + Nr.T)
+    Nr = _symmetric_regularized(N, mu, regularizer, K)
     warnings: list[str] = []
     reg_text = _describe_regularization(mu, regularizer)
+    anorm = float(np.abs(Nr).sum(axis=0).max())
 
     chol = None
     try:
-        chol = linalg.cholesky(Nr, lower=True, check_finite=False)
+        # Nr.T is Fortran-ordered and equal to Nr: LAPACK factors it in place, with no copy.
+        chol = linalg.cholesky(Nr.T, lower=True, overwrite_a=True, check_finite=False)
         d = np.abs(np.diag(chol))
         # (max/min of the factor's diagonal)^2 bounds the condition number from below: cheap.
         cond_est = (d.max() / d.min()) ** 2 if d.min() > 0 else np.inf
@@ -125,7 +126,7 @@ def solve_rayleigh(
         chol = None
 
     if chol is not None:
-        condition = _condition_from_cholesky(Nr, chol)
+        condition = _condition_from_cholesky(anorm, chol)
         if rank_one is not None:
             d = np.asarray(rank_one, dtype=float).ravel()
             a = linalg.cho_solve((chol, True), d, check_finite=False)
@@ -152,7 +153,8 @@ def solve_rayleigh(
             tuple(warnings),
         )
 
-    # Fallback: restrict to the numerical range of N_reg.
+    # Fallback: restrict to the numerical range of N_reg (rebuilt: the factorization used it).
+    Nr = _symmetric_regularized(N, mu, regularizer, K)
     evals, evecs = linalg.eigh(Nr, check_finite=False)
     top = max(evals[-1], 0.0)
     if top <= 0:
@@ -196,9 +198,19 @@ def solve_rayleigh(
     return RayleighSolution(vectors, values, reg_text, condition, rank, "range", tuple(warnings))
 
 
-def _condition_from_cholesky(A: np.ndarray, chol: np.ndarray) -> float:
-    """1-norm condition number estimate of SPD A from its Cholesky factor (LAPACK pocon): O(m^2)."""
-    anorm = float(np.abs(A).sum(axis=0).max())
+def _symmetric_regularized(N, mu, regularizer, K) -> np.ndarray:
+    """A fresh, exactly symmetric copy of the regularized N."""
+    Nr = regularize(N, mu, regularizer, K)
+    if not np.array_equal(Nr, Nr.T):
+        Nr = 0.5 * (Nr + Nr.T)
+    return Nr
+
+
+def _condition_from_cholesky(anorm: float, chol: np.ndarray) -> float:
+    """1-norm condition number estimate from the Cholesky factor (LAPACK pocon): O(m^2).
+
+    ``anorm`` is the 1-norm of the factored matrix.
+    """
     rcond, info = lapack.dpocon(chol, anorm, uplo="L")
     return float(1.0 / rcond) if info == 0 and rcond > 0 else float("inf")
 

@@ -64,7 +64,7 @@ class KernelPCA(
         self._n_features_out = self.n_components_
         self.diagnostics_ = {
             "spectrum": solution.spectrum,
-            "explained_fraction": solution.eigenvalues / max(np.trace(kern(X, X)), 1e-300),
+            "explained_fraction": solution.eigenvalues / max(kern.diag(X).sum(), 1e-300),
             "warnings": []
             if self.n_components_ == self.n_components
             else [

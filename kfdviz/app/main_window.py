@@ -48,6 +48,7 @@ from .data_panel import DataPanel
 from .export import ExportMixin
 from .presentation import SCALE as PRESENTATION_SCALE
 from .presentation import PresentationMixin, SlideCounter
+from .sweep_panel import SweepMixin
 
 DEBOUNCE_MS = 150
 # Show the progress bar only for fits that take longer than this.
@@ -64,7 +65,7 @@ TOOLS = (
 )
 
 
-class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
+class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, SweepMixin, QMainWindow):
     fit_drawn = Signal(object)  # a FitResult, after the views show it
     fit_failed = Signal(object)  # a FitFailure (not a cancellation) shown to the user
     all_drawn = Signal()  # every slot of the current layout shows a fit of the current data
@@ -143,6 +144,7 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
             self._restore_settings()
         self.load_preset(preset or "default", restore_params=restore and preset is None)
         self.data.changed.connect(self._autosave_edit)
+        self.data.changed.connect(self._sweep_data_changed)
         self.algorithm_panel.changed.connect(self._autosave_edit)
 
     # -- settings ------------------------------------------------------------------------------
@@ -459,6 +461,7 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
         )
         self.tabifyDockWidget(self.embedding_dock, self.diagnostics_dock)
         self.diagnostics_dock.raise_()
+        self._init_sweep()
         self.resizeDocks([self.data_dock, self.outputs_dock], [300, 380], Qt.Orientation.Horizontal)
 
     def _build_toolbar_and_menus(self) -> None:
@@ -526,6 +529,7 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
             self.outputs_dock,
             self.embedding_dock,
             self.diagnostics_dock,
+            self.sweep_dock,
         ):
             view.addAction(dock.toggleViewAction())
         preset_menu = menu.addMenu("&Presets")
@@ -631,6 +635,7 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
             view.raise_()
         self._show_status(state.description or state.title or "Session opened.", kind="info")
         self.request_fit(now=True, slots=self._layout_slot_names())
+        self._show_sweep(run=True)
         self._autosave_edit()
 
     def apply_view_settings(self, settings: dict) -> None:
@@ -938,6 +943,7 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
             *([self._compare_view] if self._compare_view is not None else []),
         ):
             view.set_theme(self.theme)
+        self.sweep_panel.set_theme(self.theme)
         self.dark_action.blockSignals(True)
         self.dark_action.setChecked(name == "dark")
         self.dark_action.blockSignals(False)
@@ -1503,4 +1509,5 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, QMainWindow):
         if self.autosaver is not None:
             self.autosaver.stop(clean=True)
         self.worker.shutdown()
+        self._shutdown_sweep()
         super().closeEvent(event)

@@ -329,6 +329,8 @@ class PresentationMixin:
         self._slide_pending = True
         self.load_preset(name)
         self._hide_chrome()  # a change of layout brings back docks it had put away
+        if self.sweep_spec is not None:
+            self.sweep_dock.show()  # the slide's figure is the sweep's curves
         self._set_view_scale(SCALE, presenting=True)
         self.slide_counter.show_slide(index, len(slides), presets.get(name).title)
         QTimer.singleShot(0, self._settle_slide)
@@ -351,7 +353,7 @@ class PresentationMixin:
             self.outputs_dock,
             self.embedding_dock,
             self.diagnostics_dock,
-            *([self.sweep_dock] if getattr(self, "sweep_dock", None) is not None else []),
+            self.sweep_dock,
         ]
 
     def _hide_chrome(self) -> None:
@@ -365,6 +367,8 @@ class PresentationMixin:
     def _set_view_scale(self, scale: float, *, presenting: bool) -> None:
         self.input_view.set_scale(scale)
         self.input3d.set_scale(scale)
+        self.sweep_panel.set_scale(scale)
+        self.sweep_panel.run_button.setVisible(not presenting)
         if self._compare_view is not None:
             self._compare_view.set_scale(scale, presenting=presenting)
 
@@ -401,8 +405,7 @@ class PresentationMixin:
     def _restore(self, snap: dict) -> None:
         self._debounce.stop()
         self.worker.cancel()
-        if hasattr(self, "cancel_sweep"):
-            self.cancel_sweep()
+        self.cancel_sweep()
         # the window first: its size decides the picture's box
         if snap["window_state"] & Qt.WindowState.WindowFullScreen:
             self.showFullScreen()
@@ -430,7 +433,6 @@ class PresentationMixin:
         self._view_settings = snap["view_settings"]
         self.apply_view_settings(self._view_settings)
         self.preset_name = snap["preset"]
-        self.sweep_spec, self.sweep_result = snap["sweep"]
         self.setWindowTitle(snap["title"])
         if self._generator_state is not None:
             name, params, seed = self._generator_state
@@ -446,8 +448,6 @@ class PresentationMixin:
         self._docks_before_compare = None
         self.set_layout(snap["layout"], fit=False)
         self._docks_before_compare = snap["docks_before_compare"]
-        for dock, shown in snap["docks"].items():
-            dock.setVisible(shown)
         self.data.attach(snap["data"])
         # the fits of the user's data are still there: show them, no refit
         self._debounce.stop()
@@ -457,8 +457,11 @@ class PresentationMixin:
             if slot.result is not None:
                 self._drawn_version[name] = self.data.version
                 self._draw(slot.result)
-        if hasattr(self, "_show_sweep"):
-            self._show_sweep()
+        self.sweep_spec, self.sweep_result = snap["sweep"]
+        self._sweep_version = self.data.version
+        self._show_sweep()
+        for dock, shown in snap["docks"].items():
+            dock.setVisible(shown)
         (x0, x1), (y0, y1) = snap["range"]
         self.input_view.viewbox.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
         kind, text = snap["status"]

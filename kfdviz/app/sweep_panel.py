@@ -1,0 +1,286 @@
+"""Sweeps in the window: a measure against a parameter, computed in the background.
+
+A session or preset with a sweep (Park & Park's Fig. 3: test accuracy and number of support
+vectors against σ for two pipelines) gets a "Sweep" dock below the pictures: one plot per
+measure, σ on a logarithmic axis, one curve per pipeline (dashed as in the paper where the sweep
+says so). The sweep runs on its own worker thread, so the pictures keep fitting meanwhile; it
+shows its progress, can be cancelled, and is marked out of date when the data change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..figure import palette
+from ..pipeline import FitFailure
+from ..sweep import METRICS, Sweep
+from ..workers import FitWorker, SweepOutcome, SweepRequest, run_sweep_request
+
+
+class SweepPanel(QWidget):
+    """The sweep's curves, with Run / Cancel and a progress bar."""
+
+    drawn = Signal(object)  # a SweepResult, once its curves are drawn
+    run_requested = Signal()
+    cancel_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None, theme=None):
+        super().__init__(parent)
+        self.theme = theme or palette.LIGHT
+        self.sweep: Sweep | None = None
+        self.result = None
+        self.scale = 1.0
+        self.heading = QLabel("")
+        self.heading.setWordWrap(True)
+        self.run_button = QPushButton("Run sweep")
+        self.run_button.setToolTip("Fit every curve at every value of the swept parameter")
+        self.run_button.clicked.connect(self.run_requested)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.cancel_button.hide()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.progress)
+        top.addWidget(self.cancel_button)
+        top.addWidget(self.run_button)
+        self.plots_row = QHBoxLayout()
+        self.plots: list[pg.PlotWidget] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addLayout(top)
+        layout.addLayout(self.plots_row, 1)
+        layout.addWidget(self.status)
+
+    def set_sweep(self, sweep: Sweep | None) -> None:
+        self.sweep = sweep
+        self.result = None
+        for w in self.plots:
+            self.plots_row.removeWidget(w)
+            w.deleteLater()
+        self.plots = []
+        if sweep is None:
+            self.heading.setText("")
+            return
+        self.heading.setText(f"Sweep over {sweep.label or sweep.param}")
+        for metric in sweep.metrics:
+            w = pg.PlotWidget()
+            w.setMinimumSize(220, 150)
+            item = w.getPlotItem()
+            item.hideButtons()
+            item.setLogMode(x=bool(sweep.log), y=False)
+            item.showGrid(x=True, y=True, alpha=0.25)
+            item.setLabel("left", METRICS[metric])
+            item.setLabel("bottom", (sweep.label or sweep.param).split(" (")[0])
+            back = pg.mkColor(self.theme.background)
+            back.setAlpha(210)
+            item.addLegend(offset=(-10, 10), brush=pg.mkBrush(back))
+            self.plots.append(w)
+            self.plots_row.addWidget(w, 1)
+        self.set_theme(self.theme)
+        self.status.setText("")
+
+    def set_theme(self, theme) -> None:
+        self.theme = theme
+        for w in self.plots:
+            w.setBackground(theme.background)
+            for name in ("left", "bottom"):
+                axis = w.getPlotItem().getAxis(name)
+                axis.setPen(theme.foreground)
+                axis.setTextPen(theme.foreground)
+        if self.result is not None:
+            self.show_result(self.result, emit=False)
+
+    def set_scale(self, scale: float) -> None:
+        self.scale = float(scale)
+        tick = None
+        if self.scale != 1.0:
+            tick = QFont()
+            tick.setPointSizeF(9.0 * self.scale)
+        for w in self.plots:
+            for name in ("left", "bottom"):
+                w.getPlotItem().getAxis(name).setStyle(tickFont=tick)
+            w.getPlotItem().getAxis("left").setWidth(round(50 * self.scale))
+        font = QFont(self.heading.font())
+        font.setPointSizeF(max(9.0, 9.0 * self.scale))
+        self.heading.setFont(font)
+        if self.result is not None:
+            self.show_result(self.result, emit=False)
+
+    def set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setVisible(running)
+        self.progress.setVisible(running)
+        if running:
+            self.progress.setValue(0)
+            self.status.setText("Computing the sweep…")
+
+    def set_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(100 * fraction))
+        self.status.setText(message)
+
+    def mark_stale(self, text: str) -> None:
+        self.status.setText(text)
+
+    def show_result(self, result, *, emit: bool = True) -> None:
+        self.result = result
+        sweep = result.sweep
+        x = np.asarray(result.values, dtype=float)
+        s = self.scale
+        for w, metric in zip(self.plots, sweep.metrics, strict=False):
+            item = w.getPlotItem()
+            item.clear()
+            if item.legend is not None:
+                item.legend.clear()
+            for k, curve in enumerate(sweep.curves):
+                y = np.asarray(result.metrics[curve.label][metric], dtype=float)
+                color = palette.class_color(k)
+                pen = pg.mkPen(
+                    color,
+                    width=2.2 * s,
+                    style=Qt.PenStyle.DashLine if curve.dashed else Qt.PenStyle.SolidLine,
+                )
+                item.plot(
+                    x,
+                    y,
+                    pen=pen,
+                    symbol=palette.class_symbol(k),
+                    symbolSize=8 * s,
+                    symbolBrush=color,
+                    symbolPen=self.theme.point_edge,
+                    name=curve.label,
+                    connect="finite",
+                )
+        parts = []
+        for curve in sweep.curves:
+            acc = result.metrics[curve.label].get("accuracy")
+            if acc is not None and np.isfinite(acc).any():
+                i = int(np.nanargmax(acc))
+                name = (sweep.label or sweep.param).split(" (")[0]
+                parts.append(f"{curve.label}: best {acc[i]:.1f} % at {name} = {x[i]:.3g}")
+        if result.failures:
+            parts.append(f"{len(result.failures)} fits failed: {result.failures[0]}")
+        self.status.setText(" · ".join(parts))
+        if emit:
+            self.drawn.emit(result)
+
+
+class SweepMixin:
+    """The window's side: the Sweep dock and the sweep worker (made when first needed)."""
+
+    sweep_worker: FitWorker | None = None
+
+    def _init_sweep(self) -> None:
+        self.sweep_panel = SweepPanel(theme=self.theme)
+        self.sweep_panel.run_requested.connect(self.run_sweep)
+        self.sweep_panel.cancel_requested.connect(self.cancel_sweep)
+        dock = QDockWidget("Sweep", self)
+        dock.setObjectName("sweep")
+        dock.setWidget(self.sweep_panel)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        dock.hide()
+        self.sweep_dock = dock
+        self._sweep_version = -1
+
+    def _sweep_thread(self) -> FitWorker:
+        if self.sweep_worker is None:
+            self.sweep_worker = FitWorker(self, run=run_sweep_request)
+            self.sweep_worker.outcome.connect(self._on_sweep_outcome)
+            self.sweep_worker.progress.connect(self._on_sweep_progress)
+            self.sweep_worker.busy_changed.connect(self.sweep_panel.set_running)
+        return self.sweep_worker
+
+    def _sweep_object(self) -> Sweep | None:
+        return Sweep.from_dict(self.sweep_spec) if self.sweep_spec else None
+
+    def _show_sweep(self, *, run: bool = False) -> None:
+        """Show the session's sweep (if any) in its dock; ``run``: compute it now."""
+        sweep = self._sweep_object()
+        shown = self.sweep_panel.sweep
+        if sweep is None:
+            self.cancel_sweep()
+            self.sweep_panel.set_sweep(None)
+            self.sweep_dock.hide()
+            return
+        if shown is None or shown.to_dict() != sweep.to_dict():
+            self.sweep_panel.set_sweep(sweep)
+        self.sweep_dock.show()
+        if self.sweep_result is not None:
+            self.sweep_panel.show_result(self.sweep_result, emit=False)
+        elif run:
+            self.run_sweep()
+
+    def run_sweep(self) -> int | None:
+        sweep = self._sweep_object()
+        if sweep is None or self.data.n == 0 or self.data.regression:
+            return None
+        request = SweepRequest(
+            sweep,
+            np.array(self.data.X(), dtype=float),
+            np.array(self.data.y()),
+            np.array(self.data.test_mask(), dtype=bool),
+        )
+        self._sweep_version = self.data.version
+        return self._sweep_thread().submit(request)
+
+    def cancel_sweep(self) -> None:
+        if self.sweep_worker is not None:
+            self.sweep_worker.cancel()
+
+    def sweep_running(self) -> bool:
+        return self.sweep_worker is not None and self.sweep_worker.is_busy()
+
+    def _sweep_data_changed(self, _kind: str = "") -> None:
+        if self.sweep_spec is None:
+            return
+        if self.sweep_running():
+            self.cancel_sweep()
+        if self.sweep_result is not None or self._sweep_version != self.data.version:
+            self.sweep_result = None
+            self.sweep_panel.mark_stale("The data changed: Run sweep to compute the curves again.")
+
+    def _on_sweep_progress(self, slot: str, request_id: int, fraction: float, message: str):
+        if self.sweep_worker is not None and self.sweep_worker.latest_id(slot) == request_id:
+            self.sweep_panel.set_progress(fraction, message)
+
+    def _on_sweep_outcome(self, outcome) -> None:
+        if self._closing or not self.sweep_worker.is_current(outcome):
+            return
+        if isinstance(outcome, FitFailure):
+            if outcome.cancelled:
+                self.sweep_panel.status.setText("Sweep cancelled.")
+            else:
+                self.sweep_panel.status.setText(f"The sweep failed: {outcome.message}")
+            return
+        if isinstance(outcome, SweepOutcome) and self._sweep_version == self.data.version:
+            self.sweep_result = outcome.result
+            self.sweep_panel.show_result(outcome.result)
+
+    def _shutdown_sweep(self) -> None:
+        if self.sweep_worker is not None:
+            self.sweep_worker.shutdown()
+
+
+__all__ = ["SweepMixin", "SweepPanel"]

@@ -46,6 +46,7 @@ from .compare import CompareView, SlotState, default_compare_slots
 from .data_model import DataModel
 from .data_panel import DataPanel
 from .export import ExportMixin
+from .gallery import GalleryMixin
 from .presentation import SCALE as PRESENTATION_SCALE
 from .presentation import PresentationMixin, SlideCounter
 from .sweep_panel import SweepMixin
@@ -65,7 +66,9 @@ TOOLS = (
 )
 
 
-class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, SweepMixin, QMainWindow):
+class MainWindow(
+    ExportMixin, AutosaveMixin, PresentationMixin, SweepMixin, GalleryMixin, QMainWindow
+):
     fit_drawn = Signal(object)  # a FitResult, after the views show it
     fit_failed = Signal(object)  # a FitFailure (not a cancellation) shown to the user
     all_drawn = Signal()  # every slot of the current layout shows a fit of the current data
@@ -333,6 +336,12 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, SweepMixin, QMai
             "Choose and order the presets that presentation mode steps through",
             self.edit_deck,
         )
+        self.gallery_action = self._action(
+            "Gallery…",
+            "Ctrl+G",
+            "Every preset as a thumbnail; a click opens it",
+            self.show_gallery,
+        )
         self.quit_action = self._action("Quit", "Ctrl+Q", "Close kfdviz", self.close)
         self.help_action = self._action(
             "Shortcuts", "F1", "List the keyboard shortcuts", self.show_shortcuts
@@ -533,6 +542,8 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, SweepMixin, QMai
         ):
             view.addAction(dock.toggleViewAction())
         preset_menu = menu.addMenu("&Presets")
+        preset_menu.addAction(self.gallery_action)
+        preset_menu.addSeparator()
         for name in presets.names():
             p = presets.get(name)
             a = preset_menu.addAction(p.title)
@@ -1502,6 +1513,7 @@ class MainWindow(ExportMixin, AutosaveMixin, PresentationMixin, SweepMixin, QMai
     def closeEvent(self, event) -> None:
         if self.presenting:
             self.leave_presentation()
+        self._close_gallery()
         self._closing = True
         self._debounce.stop()
         self._progress_timer.stop()

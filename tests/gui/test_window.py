@@ -537,6 +537,32 @@ def test_a_saved_session_reopens_the_same_picture(window, qtbot, tmp_path):
     assert w.data.n == n
 
 
+def test_a_session_restores_its_view_settings(window, qtbot, tmp_path):
+    w = window
+    w.load_preset("kfd-sparsity")  # a preset with its own view settings
+    wait_idle(qtbot, w)
+    assert w.expansion_action.isChecked()
+    w.contours_action.setChecked(False)
+    press_key(qtbot, w, KEY.Key_T, CTRL)  # dark theme
+    path = tmp_path / "look.kfdviz"
+    assert w.save_session_file(str(path))
+    saved = w.session_state()
+    assert saved.view_settings["show_expansion"] is True
+    assert saved.view_settings["show_contours"] is False
+    w.load_preset("default")
+    press_key(qtbot, w, KEY.Key_T, CTRL)
+    w.contours_action.setChecked(True)
+    assert w.theme.name == "light" and not w.expansion_action.isChecked()
+    assert w.open_session_file(str(path))
+    wait_idle(qtbot, w)
+    assert w.theme.name == "dark"
+    assert not w.contours_action.isChecked() and w.expansion_action.isChecked()
+    assert all(v._show_contours is False for v in w.compare_view.views())
+    assert w.session_state().view_settings == saved.view_settings
+    assert w.preset_name == "kfd-sparsity"
+    press_key(qtbot, w, KEY.Key_T, CTRL)
+
+
 def test_dark_theme_and_back(window, qtbot):
     w = window
     press_key(qtbot, w, KEY.Key_T, CTRL)

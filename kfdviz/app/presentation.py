@@ -221,6 +221,7 @@ class PresentationMixin:
     presenting = False
     slide_index = 0
     _slide_pending = False
+    _state_after_resize = None
 
     # -- the deck ------------------------------------------------------------------------------
     def deck(self) -> list[str]:
@@ -265,6 +266,7 @@ class PresentationMixin:
             self.autosaver.save_now()
             self.autosaver.pause(True)
         self._before_presentation = self._snapshot()
+        self._state_after_resize = None
         self.presenting = True
         self._hide_chrome()
         self._set_view_scale(SCALE, presenting=True)
@@ -341,6 +343,9 @@ class PresentationMixin:
         self._slide_pending = False
         if not self.presenting or self._closing:
             return
+        if self.sweep_spec is not None:
+            # the sweep's curves are half of this slide
+            self.resizeDocks([self.sweep_dock], [self.height() * 9 // 20], Qt.Orientation.Vertical)
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self._reframe()
         self.request_fit(now=True, slots=self._layout_slot_names())
@@ -377,9 +382,10 @@ class PresentationMixin:
         (x0, x1), (y0, y1) = self.input_view.viewbox.viewRange()
         return {
             "geometry": self.saveGeometry(),
+            "size": self.size(),
             "state": self.saveState(),
             "window_state": self.windowState(),
-            "docks": {dock: dock.isVisible() for dock in self._docks()},
+            "sweep_dock": self.sweep_dock.toggleViewAction().isChecked(),
             "toolbar": self.toolbar.isVisible(),
             "banner": self.recovery_banner.isVisible(),
             "data": self.data.detach(),
@@ -415,6 +421,10 @@ class PresentationMixin:
             self.showNormal()
         self.restoreGeometry(snap["geometry"])
         self.restoreState(snap["state"])
+        if self.size() != snap["size"]:
+            # The window system resizes the window later: the docks' sizes are relative to the
+            # window's, so lay them out again once it has its size.
+            self._state_after_resize = (snap["size"], snap["state"])
         self.menuBar().show()
         self.statusBar().show()
         self.toolbar.setVisible(snap["toolbar"])
@@ -460,8 +470,8 @@ class PresentationMixin:
         self.sweep_spec, self.sweep_result = snap["sweep"]
         self._sweep_version = self.data.version
         self._show_sweep()
-        for dock, shown in snap["docks"].items():
-            dock.setVisible(shown)
+        self.sweep_dock.setVisible(snap["sweep_dock"])  # restoreState put back the others
+        self._relayout_plots()
         (x0, x1), (y0, y1) = snap["range"]
         self.input_view.viewbox.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
         kind, text = snap["status"]
@@ -469,8 +479,21 @@ class PresentationMixin:
         if not all(self.slot(n).result is not None for n in self._layout_slot_names()):
             self.request_fit(now=True)
 
+    def _relayout_plots(self) -> None:
+        """Fit every plot's scene to its widget again. A plot that shrank while its large
+        presentation-size text still set its minimum keeps the larger scene otherwise."""
+        import pyqtgraph as pg
+
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        for view in self.findChildren(pg.GraphicsView):
+            view.resizeEvent(None)
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        pending = getattr(self, "_state_after_resize", None)
+        if pending is not None and not self.presenting and event.size() == pending[0]:
+            self._state_after_resize = None
+            self.restoreState(pending[1])
         counter = getattr(self, "slide_counter", None)
         if counter is not None:
             counter.place()

@@ -88,14 +88,22 @@ class SweepPanel(QWidget):
             item.setLogMode(x=bool(sweep.log), y=False)
             item.showGrid(x=True, y=True, alpha=0.25)
             item.setLabel("left", METRICS[metric])
-            item.setLabel("bottom", (sweep.label or sweep.param).split(" (")[0])
+            item.setLabel("bottom", self._param_name())
             back = pg.mkColor(self.theme.background)
             back.setAlpha(210)
             item.addLegend(offset=(-10, 10), brush=pg.mkBrush(back))
             self.plots.append(w)
             self.plots_row.addWidget(w, 1)
         self.set_theme(self.theme)
+        if self.scale != 1.0:
+            self.set_scale(self.scale)
         self.status.setText("")
+
+    def _param_name(self) -> str:
+        """The swept parameter's symbol ("σ" of "σ (Gaussian width, …)")."""
+        if self.sweep is None:
+            return ""
+        return (self.sweep.label or self.sweep.param).split(" (")[0]
 
     def set_theme(self, theme) -> None:
         self.theme = theme
@@ -114,13 +122,20 @@ class SweepPanel(QWidget):
         if self.scale != 1.0:
             tick = QFont()
             tick.setPointSizeF(9.0 * self.scale)
-        for w in self.plots:
+        size = f"{9 * self.scale:g}pt"
+        for w, metric in zip(self.plots, self.sweep.metrics if self.sweep else (), strict=False):
+            item = w.getPlotItem()
             for name in ("left", "bottom"):
-                w.getPlotItem().getAxis(name).setStyle(tickFont=tick)
-            w.getPlotItem().getAxis("left").setWidth(round(50 * self.scale))
-        font = QFont(self.heading.font())
-        font.setPointSizeF(max(9.0, 9.0 * self.scale))
-        self.heading.setFont(font)
+                item.getAxis(name).setStyle(tickFont=tick)
+            item.getAxis("left").setWidth(round(50 * self.scale))
+            item.setLabel("left", METRICS[metric], **{"font-size": size})
+            item.setLabel("bottom", self._param_name(), **{"font-size": size})
+            if item.legend is not None:
+                item.legend.setLabelTextSize(size)
+        for label in (self.heading, self.status):
+            font = QFont(label.font())
+            font.setPointSizeF(9.0 * (1.0 + 0.5 * (self.scale - 1.0)))
+            label.setFont(font)
         if self.result is not None:
             self.show_result(self.result, emit=False)
 
@@ -173,7 +188,7 @@ class SweepPanel(QWidget):
             acc = result.metrics[curve.label].get("accuracy")
             if acc is not None and np.isfinite(acc).any():
                 i = int(np.nanargmax(acc))
-                name = (sweep.label or sweep.param).split(" (")[0]
+                name = self._param_name()
                 parts.append(f"{curve.label}: best {acc[i]:.1f} % at {name} = {x[i]:.3g}")
         if result.failures:
             parts.append(f"{len(result.failures)} fits failed: {result.failures[0]}")

@@ -94,6 +94,8 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     assert w.toolbar.isVisible() and w.menuBar().isVisible()
     assert not w.slide_counter.isVisible()
     assert _tick_points(w.input_view) == font_before
+    plot = w.input_view.plot
+    qtbot.waitUntil(lambda: plot.ci.geometry().width() <= plot.width() + 1, timeout=5_000)
     assert w.layout_name == "single"
     np.testing.assert_array_equal(w.data.X(), drawn)
     np.testing.assert_array_equal(w.data.y(), labels)

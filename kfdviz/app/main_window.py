@@ -47,6 +47,7 @@ from .data_model import DataModel
 from .data_panel import DataPanel
 from .export import ExportMixin
 from .gallery import GalleryMixin
+from .live_refit import LiveRefit
 from .presentation import SCALE as PRESENTATION_SCALE
 from .presentation import PresentationMixin, SlideCounter
 from .sweep_panel import SweepMixin
@@ -95,6 +96,7 @@ class MainWindow(
         self.worker.outcome.connect(self._on_outcome)
         self.worker.progress.connect(self._on_progress)
         self.worker.busy_changed.connect(self._on_busy)
+        self.live_refit = LiveRefit(self)  # quick fits skip the debounce (live_refit.py)
         self.data = DataModel(self)
         self.data.changed.connect(self._on_data_changed)
         self.data.undo_state.connect(self._on_undo_state)
@@ -1241,7 +1243,7 @@ class MainWindow(
         if now:
             self._debounce.stop()
             self.fit_now()
-        elif self.live:
+        elif self.live and not self.live_refit.request():
             self._debounce.start()
 
     def fit_now(self) -> None:
@@ -1381,7 +1383,7 @@ class MainWindow(
                 )
         else:
             self._draw_compare_panel(int(r.slot.split("-")[1]), r)
-        if r.slot == self.active_slot().name:
+        if r.slot == self.active_slot().name and not self.live_refit.hold_docks():
             self._draw_docks(r)
 
     def _draw_compare_panel(self, i: int, r: FitResult) -> None:

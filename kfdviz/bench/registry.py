@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Every module that registers scenarios, in the order the table lists them.
-SCENARIO_MODULES: tuple[str, ...] = ("kfdviz.bench.numeric",)
+SCENARIO_MODULES: tuple[str, ...] = ("kfdviz.bench.numeric", "kfdviz.bench.gui_scenarios")
 
 
 class ScenarioSkipped(Exception):
@@ -95,6 +95,20 @@ class Check:
         return cls(bool(value >= limit), measure, value, float(limit), ">=")
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What a candidate (or baseline) returns when it times an interval itself.
+
+    The runner records ``seconds`` instead of the call's wall time, and the check sees the whole
+    object (``value`` holds the answer). GUI scenarios use it to time from an edit to the picture
+    drawn, or the interval between pictures drawn during a drag, without the set-up and tear-down
+    around them.
+    """
+
+    seconds: float
+    value: Any = None
+
+
 @dataclass
 class Case:
     """What a scenario's setup returns.
@@ -102,7 +116,8 @@ class Case:
     ``candidate()`` and ``baseline()`` are timed; ``prepare_candidate()`` and
     ``prepare_baseline()`` run untimed before each of their calls (to empty or to warm a cache).
     ``check(candidate_result, baseline_result)`` -> :class:`Check` runs once, on the results of
-    the first (untimed) calls; ``baseline_result`` is None without a baseline. ``sizes`` describe
+    the first (untimed) calls; ``baseline_result`` is None without a baseline. A call that returns
+    :class:`Measured` is timed by the seconds it reports. ``sizes`` describe
     the problem for the table (e.g. ``{"n": 2000, "grid": "200x200"}``).
     """
 

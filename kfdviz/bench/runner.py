@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from time import perf_counter
 
-from .registry import Check, Scenario, ScenarioSkipped, load_scenarios
+from .registry import Check, Measured, Scenario, ScenarioSkipped, load_scenarios
 
 DEFAULT_REPEATS = {"full": 7, "quick": 2}
 # Seconds one scenario may spend on its timed rounds before fewer repeats are used (at least
@@ -69,6 +69,8 @@ def _quantile(values: list[float], q: float) -> float:
     pos = q * (len(s) - 1)
     lo = int(pos)
     hi = min(lo + 1, len(s) - 1)
+    if s[hi] == s[lo]:
+        return s[lo]  # also for infinite times (a scenario that drew nothing)
     return s[lo] + (s[hi] - s[lo]) * (pos - lo)
 
 
@@ -263,11 +265,12 @@ def _timed(prepare: Callable[[], None] | None, func: Callable[[], object]) -> fl
     gc.disable()
     try:
         start = perf_counter()
-        func()
-        return perf_counter() - start
+        out = func()
+        elapsed = perf_counter() - start
     finally:
         if was_enabled:
             gc.enable()
+    return out.seconds if isinstance(out, Measured) else elapsed
 
 
 def _first_call(prepare, func) -> tuple[object, float]:
@@ -276,7 +279,8 @@ def _first_call(prepare, func) -> tuple[object, float]:
     gc.collect()
     start = perf_counter()
     result = func()
-    return result, perf_counter() - start
+    elapsed = perf_counter() - start
+    return result, (result.seconds if isinstance(result, Measured) else elapsed)
 
 
 def _peak_memory(prepare, func) -> int:

@@ -80,6 +80,10 @@ class Scatter3DView(QWidget):
         self.gl_view = None
         self.projections: list = []
         self._built = False
+        # One brush and pen per class and role, reused: pyqtgraph renders a marker once per
+        # distinct pen and brush object, so new objects for every point rendered every marker.
+        self._styles: dict = {}
+        self._stale = False  # set_points while hidden: redrawn when shown
         self.set_theme(theme)
 
     # -- construction --------------------------------------------------------------------------
@@ -87,6 +91,8 @@ class Scatter3DView(QWidget):
         # Built when first shown: importing PyOpenGL and making a context costs about a second,
         # which start-up should not pay for a view that is not on screen.
         self.ensure_built()
+        if self._stale:
+            self._redraw()
         super().showEvent(event)
 
     def ensure_built(self) -> None:
@@ -155,6 +161,7 @@ class Scatter3DView(QWidget):
     # -- data ----------------------------------------------------------------------------------
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
+        self._styles = {}
         if self.gl_view is not None:
             self.gl_view.setBackgroundColor(QColor(theme.background))
             fg = QColor(theme.foreground)
@@ -208,6 +215,9 @@ class Scatter3DView(QWidget):
     def _redraw(self) -> None:
         if not self._built:
             return
+        self._stale = not self.isVisible()
+        if self._stale:
+            return  # a hidden view (a dock behind a tab) is drawn when shown
         P = self._points
         if self.gl_view is not None:
             Q, _, _ = _normalized(P)
@@ -229,17 +239,10 @@ class Scatter3DView(QWidget):
                     scatter.setData([], [])
                     continue
                 labels = np.zeros(P.shape[0], int) if self._labels is None else self._labels
-                brushes = [
-                    pg.mkBrush(self.theme.test_fill) if hollow else pg.mkBrush(class_qcolor(int(k)))
-                    for k in labels[idx]
-                ]
-                pens = [
-                    pg.mkPen(class_qcolor(int(k)), width=1.6)
-                    if hollow
-                    else pg.mkPen(self.theme.point_edge, width=0.6)
-                    for k in labels[idx]
-                ]
-                symbols = [class_symbol(int(k)) for k in labels[idx]]
+                styles = [self._style(int(k), hollow) for k in labels[idx]]
+                brushes = [style[0] for style in styles]
+                pens = [style[1] for style in styles]
+                symbols = [style[2] for style in styles]
                 scatter.setData(
                     x=P[idx, a],
                     y=P[idx, b],
@@ -248,6 +251,20 @@ class Scatter3DView(QWidget):
                     symbol=symbols,
                     size=7 * self.scale,
                 )
+
+    def _style(self, k: int, hollow: bool) -> tuple:
+        """(brush, pen, symbol) of class ``k``'s training (or hollow test) points."""
+        key = (k, hollow)
+        style = self._styles.get(key)
+        if style is None:
+            if hollow:
+                brush = pg.mkBrush(self.theme.test_fill)
+                pen = pg.mkPen(class_qcolor(k), width=1.6)
+            else:
+                brush = pg.mkBrush(class_qcolor(k))
+                pen = pg.mkPen(self.theme.point_edge, width=0.6)
+            style = self._styles[key] = (brush, pen, class_symbol(k))
+        return style
 
     def set_scale(self, scale: float) -> None:
         """Bigger markers and text (presentation mode) or back (1.0)."""

@@ -1,0 +1,102 @@
+"""Live refits without the debounce's wait, while fits are quick.
+
+In live mode the window fits a short debounce after the last edit, so that a burst of edits (a
+slider scrubbed, points sprayed, a point dragged) costs one fit, and an edit cancels the fit it
+made out of date. For fits quicker than that wait, the wait is most of the latency of an edit,
+and during a drag the picture did not follow the pointer at all: every mouse move restarted it.
+
+While the last fits of the layout's pictures took less than the debounce interval together,
+:class:`LiveRefit` takes the request instead: the edit is fitted at once when no fit is running;
+edits that arrive while one runs are fitted when it returns, the newest state only, and nothing
+is cancelled. A dragged point or a scrubbed slider then gets a new picture after every fit, and
+a single edit is drawn one fit after it. The latest edit waits at most for the fit running and
+its own, two quick fits, which is no longer than the debounce and one fit. Slower fits (large
+data sets) keep the debounce and the cancel.
+
+While a point is dragged with the Move tool, only the pictures follow it: the docks (outputs,
+diagnostics, embedding) cost more to draw than the input view and would halve the pictures per
+second, so they show the last fit once the drag ends.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QObject, QTimer
+
+# How often the end of a drag is looked for, to draw the docks it held back.
+DRAG_POLL_MS = 50
+
+
+class LiveRefit(QObject):
+    """The window's live requests while its fits are quick (see the module's docstring)."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self._waiting = False
+        self._held = False  # docks not drawn during a drag
+        self._drag_end = QTimer(self)
+        self._drag_end.setInterval(DRAG_POLL_MS)
+        self._drag_end.timeout.connect(self._check_drag_end)
+        # Connected after the window's own outcome slot: the picture is drawn first.
+        window.worker.outcome.connect(self._on_outcome)
+
+    def dragging(self) -> bool:
+        """Whether a point is being dragged with the Move tool."""
+        w = self.window
+        return w.tool == "move" and w._stroke is not None and w._moving is not None
+
+    def hold_docks(self) -> bool:
+        """True (and the docks are drawn when the drag ends) while a point is dragged."""
+        if not self.dragging():
+            return False
+        self._held = True
+        if not self._drag_end.isActive():
+            self._drag_end.start()
+        return True
+
+    def _check_drag_end(self) -> None:
+        if self.dragging():
+            return
+        self._drag_end.stop()
+        w = self.window
+        if self._held and not w._closing and not w.worker.is_busy():
+            result = w.active_slot().result
+            if result is not None:
+                w._draw_docks(result)
+        # With a fit still running, its picture is drawn whole (the drag is over).
+        self._held = False
+
+    def quick(self) -> bool:
+        """Whether the last fits of the layout's pictures took less than the debounce together."""
+        w = self.window
+        total = 0.0
+        for name in w._layout_slot_names():
+            result = w.slot(name).result
+            if result is None:
+                return False
+            total += float(result.timings.get("total", math.inf))
+        return total < w._debounce.interval() / 1000.0
+
+    def request(self) -> bool:
+        """Take a live fit request: True when taken (fitted now, or when the running fit returns),
+        False to leave it to the debounce."""
+        if not self.quick():
+            return False
+        w = self.window
+        w._debounce.stop()
+        if w.worker.is_busy():
+            self._waiting = True
+        else:
+            self._waiting = False
+            w.fit_now()
+        return True
+
+    def _on_outcome(self, _outcome) -> None:
+        w = self.window
+        if not self._waiting or w._closing or w.worker.is_busy():
+            return
+        self._waiting = False
+        if w.live and any(name in w._dirty for name in w._layout_slot_names()):
+            w.fit_now()

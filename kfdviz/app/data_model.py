@@ -176,13 +176,21 @@ class DataModel(QObject):
         self._ds.subscribe(self._observe)
         return saved
 
-    def attach(self, saved: tuple) -> None:
-        """The points put aside by :meth:`detach`, with their history; emits "replace"."""
+    def attach(self, saved: tuple, *, notify: bool = True) -> None:
+        """The points put aside by :meth:`detach`, with their history; emits "replace".
+
+        With ``notify`` False only the undo state is told (the caller redraws and knows the
+        pictures of these points are still valid: nothing is refitted).
+        """
         ds, self._test_ratio, self._split_seed = saved
         self._ds.unsubscribe(self._observe)
         self._ds = ds
         ds.subscribe(self._observe)
-        self._emit("replace")
+        if notify:
+            self._emit("replace")
+        else:
+            self.version += 1
+            self.undo_state.emit(self.can_undo(), self.can_redo())
 
     def set_regression(self, regression: bool) -> None:
         """Switch between classes and (x, y) samples; the canvas starts empty (undoable)."""

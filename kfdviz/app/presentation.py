@@ -291,7 +291,6 @@ class PresentationMixin:
         self._slide_keys.deleteLater()
         self._slide_keys = None
         self.presenting = False
-        self._slide_pending = False
         self.slide_counter.hide()
         self._set_view_scale(1.0, presenting=False)
         self._restore(self._before_presentation)
@@ -409,6 +408,9 @@ class PresentationMixin:
         }
 
     def _restore(self, snap: dict) -> None:
+        # No fit while the window changes back (a resize asks for one): the slide's fits are
+        # cancelled, and the user's pictures are still valid.
+        self._slide_pending = True
         self._debounce.stop()
         self.worker.cancel()
         self.cancel_sweep()
@@ -458,8 +460,11 @@ class PresentationMixin:
         self._docks_before_compare = None
         self.set_layout(snap["layout"], fit=False)
         self._docks_before_compare = snap["docks_before_compare"]
-        self.data.attach(snap["data"])
         # the fits of the user's data are still there: show them, no refit
+        self.data.attach(snap["data"], notify=False)
+        self._refresh_points(reframe=True)
+        self._relayout_plots()
+        self._slide_pending = False
         self._debounce.stop()
         self._dirty.clear()
         for name in self._layout_slot_names():
@@ -471,7 +476,6 @@ class PresentationMixin:
         self._sweep_version = self.data.version
         self._show_sweep()
         self.sweep_dock.setVisible(snap["sweep_dock"])  # restoreState put back the others
-        self._relayout_plots()
         (x0, x1), (y0, y1) = snap["range"]
         self.input_view.viewbox.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
         kind, text = snap["status"]

@@ -107,6 +107,8 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     qtbot.waitUntil(lambda: w.size() == size, timeout=5_000)
     # the undo history is intact: the drawn point is the last step
     wait_idle(qtbot, w)
+    assert w.main_slot.result is result, "no slide's fit lands on the user's picture"
+    np.testing.assert_array_equal(w.input_view.result.X, result.X)
     n = w.data.n
     press_key(qtbot, w, KEY.Key_Z, CTRL)
     assert w.data.n == n - 1
@@ -123,6 +125,7 @@ def test_view_menu_enters_presentation_and_f5_leaves(window, qtbot):
     assert not w.presenting and not w.presentation_action.isChecked()
     assert w.data_dock.isVisible()
     wait_idle(qtbot, w)
+    assert w.main_slot.result is not None and w.is_up_to_date()
 
 
 def test_the_default_deck_is_the_papers_figures_in_table_order(window):

@@ -15,7 +15,8 @@ data sets) keep the debounce and the cancel.
 
 While a point is dragged with the Move tool, only the pictures follow it: the docks (outputs,
 diagnostics, embedding) cost more to draw than the input view and would halve the pictures per
-second, so they show the last fit once the drag ends.
+second. The fits are drafts (``FitRequest.draft``: no kernel spectrum, which only a dock shows),
+and when the drag ends the data where it ended are fitted whole and every view drawn.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class LiveRefit(QObject):
         self.window = window
         self._waiting = False
         self._held = False  # docks not drawn during a drag
+        self._drafted = False  # draft fits requested during a drag
         self._drag_end = QTimer(self)
         self._drag_end.setInterval(DRAG_POLL_MS)
         self._drag_end.timeout.connect(self._check_drag_end)
@@ -47,13 +49,24 @@ class LiveRefit(QObject):
         w = self.window
         return w.tool == "move" and w._stroke is not None and w._moving is not None
 
+    def draft(self) -> bool:
+        """Whether a fit requested now is a draft (during a drag); the window asks this."""
+        if not self.dragging():
+            return False
+        self._drafted = True
+        self._watch_drag_end()
+        return True
+
+    def _watch_drag_end(self) -> None:
+        if not self._drag_end.isActive():
+            self._drag_end.start()
+
     def hold_docks(self) -> bool:
         """True (and the docks are drawn when the drag ends) while a point is dragged."""
         if not self.dragging():
             return False
         self._held = True
-        if not self._drag_end.isActive():
-            self._drag_end.start()
+        self._watch_drag_end()
         return True
 
     def _check_drag_end(self) -> None:
@@ -61,12 +74,17 @@ class LiveRefit(QObject):
             return
         self._drag_end.stop()
         w = self.window
-        if self._held and not w._closing and not w.worker.is_busy():
+        drafted, held = self._drafted, self._held
+        self._drafted = self._held = False
+        if w._closing:
+            return
+        if drafted:
+            # The whole fit where the drag ended; its outcome draws every view.
+            w.request_fit(slots=w._layout_slot_names())
+        elif held and not w.worker.is_busy():
             result = w.active_slot().result
             if result is not None:
                 w._draw_docks(result)
-        # With a fit still running, its picture is drawn whole (the drag is over).
-        self._held = False
 
     def quick(self) -> bool:
         """Whether the last fits of the layout's pictures took less than the debounce together."""

@@ -1296,6 +1296,7 @@ class MainWindow(
             feature=slot.feature,
             grid=GridSpec(resolution=self.resolution, box=box),
             with_svr=self.with_svr and data.regression,
+            draft=self.live_refit.draft(),  # see live_refit.py
         )
 
     def cancel(self) -> None:

@@ -151,17 +151,22 @@ def two_class_terms(
     within: Callable[[np.ndarray], np.ndarray] | None = None,
     extra: tuple = (),
     cache: FitCache | None = None,
+    update: Callable[[], TwoClassTerms | None] | None = None,
 ) -> TwoClassTerms:
     """Kzx, the class means and N for labels ``y_index`` in {0, 1}, from the cache if present.
 
     ``within(Kzx)`` computes N (default: :func:`scatter.within_class_scatter`); everything it
     depends on besides X, the labels, the kernel and Z must be in ``extra`` (e.g. the tangent
-    settings), or a stale N would be reused.
+    settings), or a stale N would be reused. On a miss, ``update()`` is tried first: the terms
+    derived from an earlier fit's (:mod:`.incremental`, one point moved), or None.
     """
     store = FIT_CACHE if cache is None else cache
     key = ("two-class", *data_key(X, y_index, kern, Z, extra))
 
     def compute() -> TwoClassTerms:
+        updated = update() if update is not None else None
+        if updated is not None:
+            return updated
         Kzx = kern(Z, X)
         means = scatter.class_means(Kzx, y_index, 2)
         N = within(Kzx) if within is not None else scatter.within_class_scatter(Kzx, y_index, 2)

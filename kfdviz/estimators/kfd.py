@@ -10,6 +10,7 @@ the multi-class generalization (GDA) from the same engine.
 
 from __future__ import annotations
 
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -18,7 +19,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ..core import fit_cache, scatter, tangents
+from ..core import fit_cache, incremental, scatter, tangents
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.rayleigh import solve_rayleigh
@@ -197,6 +198,9 @@ class KernelFisherDiscriminant(
                 if self._tangent_names and self.tangent_weight > 0
                 else ()
             )
+            # With every point a center and no tangent term, a fit on data that differ from the
+            # previous fit's in one point (a dragged point) updates its terms (core/incremental.py).
+            plain = Z is X and not tangent_key
             terms = fit_cache.two_class_terms(
                 kern,
                 X,
@@ -204,7 +208,10 @@ class KernelFisherDiscriminant(
                 y_index,
                 within=lambda Kzx: self._within_scatter(kern, X, Z, Kzx, y_index, 2),
                 extra=tangent_key,
+                update=partial(incremental.moved_point_terms, kern, X, y_index) if plain else None,
             )
+            if plain:
+                incremental.remember(kern, X, y_index, terms)
             Kzx, d, N = terms.Kzx, terms.mean_difference, terms.N
             if self.formulation == "rayleigh":
                 sol = solve_rayleigh(

@@ -72,6 +72,9 @@ class FitRequest:
     bins: int = 30
     n_embed: int = 3
     with_svr: bool = False
+    # A picture that follows an edit still in progress (a dragged point): what only the docks
+    # show is left out (the kernel matrix's spectrum); the fit when the edit ends has it all.
+    draft: bool = False
 
     def __post_init__(self):
         X = np.array(self.X, dtype=float, copy=True)

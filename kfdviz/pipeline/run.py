@@ -695,7 +695,8 @@ class _Builder:
                     series[name] = arr
                 elif arr.size == 1:
                     numbers.setdefault(name, float(arr[0]))
-        if "kernel" in self.params and int(self.train.sum()) <= SPECTRUM_POINTS:
+        spectrum = int(self.train.sum()) <= SPECTRUM_POINTS and not self.r.draft
+        if "kernel" in self.params and spectrum:
             series["kernel_spectrum"] = self.kernel_spectrum()
         rq = getattr(self.est, "rayleigh_quotient_", None)
         if rq is not None:

@@ -5,13 +5,15 @@ slider scrubbed, points sprayed, a point dragged) costs one fit, and an edit can
 made out of date. For fits quicker than that wait, the wait is most of the latency of an edit,
 and during a drag the picture did not follow the pointer at all: every mouse move restarted it.
 
-While the last fits of the layout's pictures took less than the debounce interval together,
+While the last fits of the layout's pictures took less than :data:`QUICK_FIT_SECONDS` together,
 :class:`LiveRefit` takes the request instead: the edit is fitted at once when no fit is running;
 edits that arrive while one runs are fitted when it returns, the newest state only, and nothing
 is cancelled. A dragged point or a scrubbed slider then gets a new picture after every fit, and
-a single edit is drawn one fit after it. The latest edit waits at most for the fit running and
-its own, two quick fits, which is no longer than the debounce and one fit. Slower fits (large
-data sets) keep the debounce and the cancel.
+a single edit is drawn one fit (T) after it instead of the debounce and one fit. The last edit
+of a burst waits at most for the fit running and its own (2T, under a second) where the
+debounce would have waited for its interval and one fit; the pictures in between are worth
+that. Slower fits (large data sets) keep the debounce and the cancel, so that a long fit is not
+started on every intermediate value.
 
 While a point is dragged with the Move tool, only the pictures follow it: the docks (outputs,
 diagnostics, embedding) cost more to draw than the input view and would halve the pictures per
@@ -24,6 +26,9 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QObject, QTimer
+
+# Fits quicker than this (the layout's last fits together) are refitted without the debounce.
+QUICK_FIT_SECONDS = 0.5
 
 # How often the end of a drag is looked for, to draw the docks it held back.
 DRAG_POLL_MS = 50
@@ -87,7 +92,7 @@ class LiveRefit(QObject):
                 w._draw_docks(result)
 
     def quick(self) -> bool:
-        """Whether the last fits of the layout's pictures took less than the debounce together."""
+        """Whether the last fits of the layout's pictures took less than QUICK_FIT_SECONDS."""
         w = self.window
         total = 0.0
         for name in w._layout_slot_names():
@@ -95,7 +100,7 @@ class LiveRefit(QObject):
             if result is None:
                 return False
             total += float(result.timings.get("total", math.inf))
-        return total < w._debounce.interval() / 1000.0
+        return total < QUICK_FIT_SECONDS
 
     def request(self) -> bool:
         """Take a live fit request: True when taken (fitted now, or when the running fit returns),

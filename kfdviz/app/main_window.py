@@ -47,6 +47,7 @@ from .data_model import DataModel
 from .data_panel import DataPanel
 from .export import ExportMixin
 from .gallery import GalleryMixin
+from .large_data import LargeDataGuard
 from .live_refit import LiveRefit
 from .presentation import SCALE as PRESENTATION_SCALE
 from .presentation import PresentationMixin, SlideCounter
@@ -98,6 +99,7 @@ class MainWindow(
         self.worker.busy_changed.connect(self._on_busy)
         self.live_refit = LiveRefit(self)  # quick fits skip the debounce (live_refit.py)
         self.data = DataModel(self)
+        self.large_data = LargeDataGuard(self)  # asks before a large fit (large_data.py)
         self.data.changed.connect(self._on_data_changed)
         self.data.undo_state.connect(self._on_undo_state)
 
@@ -389,6 +391,7 @@ class MainWindow(
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
         column.addWidget(self.recovery_banner)
+        column.addWidget(self.large_data.banner)
         column.addWidget(self.central, 1)
         self.setCentralWidget(holder)
         self._connect_canvas(self.input_view)
@@ -1255,6 +1258,8 @@ class MainWindow(
         if self.data.n == 0:
             self._dirty.clear()
             return
+        if self.large_data.holds(wanted):
+            return  # a large fit waits for the banner's answer (large_data.py)
         for name in wanted:
             self._dirty.discard(name)
             slot = self.slot(name)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,7 +71,7 @@ def qt_application():
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:  # pragma: no cover - PySide6 is a dependency
         raise ScenarioSkipped(f"PySide6 cannot be imported: {exc}") from None
-    app = QCoreApplication.instance()
+    app = _existing_application()
     if app is not None:
         if not isinstance(app, QApplication):
             raise ScenarioSkipped("a Qt application without widgets is running in this process")
@@ -163,22 +164,26 @@ def _kfd_params(**extra) -> dict:
     return {"kernel": "rbf", "width": WIDTH, "mu": MU, "threshold": "prior", **extra}
 
 
-# Windows made by setup stay open until the next GUI scenario's setup (the runner has no
-# tear-down); then they are closed, so that one window at a time competes for the machine.
+# The window of the scenario being run (closed by its case's teardown, or by the next setup).
 _OPEN: list[BenchWindow] = []
+
+
+def _existing_application():
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.instance()
 
 
 def _open_window(X, y, params, *, resolution: int) -> BenchWindow:
     app = qt_application()
-    while _OPEN:
-        _OPEN.pop().close()
+    close_windows()
     win = BenchWindow(app, X, y, params, resolution=resolution)
     _OPEN.append(win)
     return win
 
 
 def close_windows() -> None:
-    """Close the windows the scenarios left open (tests call this when a run is over)."""
+    """Close the windows the scenarios opened (each case's teardown)."""
     while _OPEN:
         _OPEN.pop().close()
 
@@ -228,6 +233,7 @@ def _param_change(quick: bool) -> Case:
         candidate,
         check=check,
         prepare_candidate=_clear_fit_cache,
+        teardown=close_windows,
         sizes={"n": n, "grid": f"{resolution}x{resolution}"},
         notes=(
             "from the slider's step to fit_drawn (the input view, outputs and diagnostics have "
@@ -380,6 +386,7 @@ def _drag(quick: bool) -> Case:
     return Case(
         candidate,
         check=check,
+        teardown=close_windows,
         sizes={"n": n, "grid": f"{resolution}x{resolution}", "drag": f"{seconds:g} s"},
         notes=(
             f"the pointer moves every {MOVE_INTERVAL_MS} ms for {seconds:g} s; time = the drag's "
@@ -413,6 +420,7 @@ def _redraw(quick: bool) -> Case:
     return Case(
         candidate,
         check=check,
+        teardown=close_windows,
         sizes={"n": n, "centers": centers, "grid": f"{resolution}x{resolution}"},
         notes="QWidget.repaint() of the plot's viewport: points, image, level sets, boundary",
     )
@@ -496,6 +504,7 @@ def _startup(quick: bool) -> Case:
     return Case(
         candidate,
         check=check,
+        teardown=lambda: shutil.rmtree(folder, ignore_errors=True),
         sizes={"preset": "default", "platform": platform},
         notes=(
             "from spawning the interpreter to the window's first fit_drawn; the whole command "

@@ -117,7 +117,8 @@ class Case:
     ``prepare_baseline()`` run untimed before each of their calls (to empty or to warm a cache).
     ``check(candidate_result, baseline_result)`` -> :class:`Check` runs once, on the results of
     the first (untimed) calls; ``baseline_result`` is None without a baseline. A call that returns
-    :class:`Measured` is timed by the seconds it reports. ``sizes`` describe
+    :class:`Measured` is timed by the seconds it reports. ``teardown()`` runs once at the end,
+    whatever happened (a GUI scenario closes its window). ``sizes`` describe
     the problem for the table (e.g. ``{"n": 2000, "grid": "200x200"}``).
     """
 
@@ -126,6 +127,7 @@ class Case:
     check: Callable[[Any, Any], Check] | None = None
     prepare_candidate: Callable[[], None] | None = None
     prepare_baseline: Callable[[], None] | None = None
+    teardown: Callable[[], None] | None = None
     sizes: dict = field(default_factory=dict)
     notes: str = ""
 

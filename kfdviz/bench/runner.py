@@ -366,6 +366,12 @@ def run_scenario(
     except Exception as exc:
         result.error = _error_text(exc)
         return result
+    finally:
+        if case.teardown is not None:
+            try:
+                case.teardown()
+            except Exception as exc:
+                result.error = result.error or f"teardown failed: {_error_text(exc)}"
     if sc.target is not None and not quick:
         result.target_met = sc.target.met(
             result.ratio, result.candidate.median, result.peak_memory_bytes

@@ -146,9 +146,10 @@ def estimate(
         # per step.
         m = min(int(_param(params, "n_centers", 30)), n)
         pool = n if n <= 4000 else 59
-        # Each step scores the candidates in passes over an n x pool block: memory-bound work,
-        # counted as kernel values (0.7 each: 0.68 s measured at n = 2000, 30 steps).
-        kernel_values += n * pool + 3.0 * n * m + 0.7 * m * n * pool
+        # Setting up and scoring the candidates are passes over an n x pool block: memory-bound
+        # work, counted in kernel values (fitted to 0.68 s at n = 2000 and 30 steps, 1.3 s and
+        # 4.0 s at n = 1875 and 100 or 400 steps).
+        kernel_values += 11.0 * n * pool + 0.31 * m * n * pool
         big += 8.0 * (n * pool + 2 * n * m)
     elif family == "kfd":
         m = min(int(n_centers), n) if n_centers else n

@@ -282,6 +282,7 @@ def _make_long_fit(w, qtbot):
     centers.field.setText("400")
     centers.field.editingFinished.emit()
     assert not w.worker.is_busy()
+    w.large_data.approved = True  # this long fit is wanted: no cost banner first
 
 
 def test_cancel_a_long_fit_keeps_the_picture_and_the_window_responsive(window, qtbot):

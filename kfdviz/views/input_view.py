@@ -117,6 +117,11 @@ class InputSpaceView(QWidget):
 
         self.contour_items: list[pg.PlotCurveItem] = []
         self.contour_labels: list[pg.TextItem] = []
+        # Level-set lines and labels are kept and given new data for every fit (adding and
+        # removing items costs more than drawing them, many times a second during a drag);
+        # the ones not needed are hidden. contour_items/labels are the ones in use.
+        self._curve_pool: list[pg.PlotCurveItem] = []
+        self._label_pool: list[pg.TextItem] = []
         self.boundary = pg.PlotCurveItem(connect="finite")
         self.boundary.setZValue(5)
         self.item.addItem(self.boundary)
@@ -287,9 +292,7 @@ class InputSpaceView(QWidget):
         self.result = None
         self.image.clear()
         self.image.hide()
-        for it in self.contour_items + self.contour_labels:
-            self.item.removeItem(it)
-        self.contour_items, self.contour_labels = [], []
+        self._hide_contours()
         self.boundary.setData([], [])
         self.expansion_scatter.setData([], [])
         self.tangent_item.setData([], [])
@@ -311,12 +314,33 @@ class InputSpaceView(QWidget):
         self._draw_tangents(result)
         self._draw_curve(result)
 
+    def _hide_contours(self, curves: int = 0, labels: int = 0) -> None:
+        """Keep the first ``curves`` lines and ``labels`` labels of the pools, hide the rest."""
+        for it in self._curve_pool[curves:] + self._label_pool[labels:]:
+            it.hide()
+        self.contour_items = self._curve_pool[:curves]
+        self.contour_labels = self._label_pool[:labels]
+
+    def _contour_curve(self, i: int) -> pg.PlotCurveItem:
+        if i == len(self._curve_pool):
+            curve = pg.PlotCurveItem(connect="finite")
+            curve.setZValue(2)
+            self.item.addItem(curve)
+            self._curve_pool.append(curve)
+        return self._curve_pool[i]
+
+    def _contour_label(self, i: int) -> pg.TextItem:
+        if i == len(self._label_pool):
+            text = pg.TextItem("", anchor=(0.5, 0.5))
+            text.setZValue(3)
+            self.item.addItem(text, ignoreBounds=True)
+            self._label_pool.append(text)
+        return self._label_pool[i]
+
     def _draw_grid(self, result: FitResult) -> None:
-        for it in self.contour_items + self.contour_labels:
-            self.item.removeItem(it)
-        self.contour_items, self.contour_labels = [], []
         grid = result.grid
         if grid is None:
+            self._hide_contours()
             self.image.hide()
             self.boundary.setData([], [])
             return
@@ -337,6 +361,7 @@ class InputSpaceView(QWidget):
         self.colorbar.setLevels((lo, hi))
         self.image.show()
 
+        curves = labels = 0
         if self._show_contours:
             pen = pg.mkPen(QColor(theme.contour), width=0.9 * self.scale)
             label_color = QColor(theme.foreground)
@@ -348,23 +373,22 @@ class InputSpaceView(QWidget):
                     continue  # the boundary itself is drawn thicker
                 if line.path.shape[0] == 0:
                     continue
-                curve = pg.PlotCurveItem(line.path[:, 0], line.path[:, 1], connect="finite")
+                curve = self._contour_curve(curves)
+                curve.setData(line.path[:, 0], line.path[:, 1], connect="finite")
                 curve.setPen(pen)
-                curve.setZValue(2)
-                self.item.addItem(curve)
-                self.contour_items.append(curve)
+                curve.show()
+                curves += 1
                 if line.label_at is not None:
-                    text = pg.TextItem(
-                        _format_level(line.level, span), color=label_color, anchor=(0.5, 0.5)
-                    )
+                    text = self._contour_label(labels)
+                    text.setText(_format_level(line.level, span), color=label_color)
                     text.fill = pg.mkBrush(fill)
                     text.setPos(*line.label_at)
-                    text.setZValue(3)
                     font = QFont()
                     font.setPointSizeF(7.5 * self.scale)
                     text.setFont(font)
-                    self.item.addItem(text, ignoreBounds=True)
-                    self.contour_labels.append(text)
+                    text.show()
+                    labels += 1
+        self._hide_contours(curves, labels)
         b = grid.boundary
         if b is not None and b.path.shape[0]:
             self.boundary.setData(b.path[:, 0], b.path[:, 1], connect="finite")

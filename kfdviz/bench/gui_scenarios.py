@@ -194,6 +194,7 @@ def close_windows() -> None:
     title="width slider step -> every view shows the new KFD fit (real window)",
     target=Target.absolute(0.150),
     group="gui",
+    app_threads=True,
 )
 def _param_change(quick: bool) -> Case:
     n, resolution = (300, 60) if quick else (1000, 200)
@@ -354,6 +355,7 @@ def _drag_path(start: np.ndarray, radius: float):
     title="drag a training point (Move tool): time per picture drawn, KFD",
     target=Target.absolute(1.0 / 30.0),
     group="gui",
+    app_threads=True,
 )
 def _drag(quick: bool) -> Case:
     n, resolution, seconds = (200, 60, 0.6) if quick else (500, 200, 2.0)
@@ -401,6 +403,7 @@ def _drag(quick: bool) -> Case:
     title="repaint of the input view with 20 000 points, level sets and image",
     target=Target.absolute(0.050),
     group="gui",
+    app_threads=True,
 )
 def _redraw(quick: bool) -> Case:
     n, centers, resolution = (2000, 60, 60) if quick else (20_000, 300, 200)
@@ -482,6 +485,7 @@ def startup(platform: str, shot: Path) -> dict:
     title="start to first fitted picture: `kfdviz --screenshot` in a child process",
     target=Target.absolute(3.0),
     group="gui",
+    app_threads=True,
 )
 def _startup(quick: bool) -> Case:
     app = qt_application()

@@ -144,6 +144,9 @@ class Scenario:
     target: Target | None = None
     group: str = ""
     measure_memory: bool = False  # also run the candidate once under tracemalloc
+    # Keep the app's own BLAS thread policy (kfdviz.pipeline.run.blas_threads) instead of the
+    # run's thread count: a limit set in the main thread overrides the fit thread's own.
+    app_threads: bool = False
 
 
 # Scenarios in registration order.
@@ -158,13 +161,16 @@ def scenario(
     target: Target | None = None,
     group: str = "",
     measure_memory: bool = False,
+    app_threads: bool = False,
 ) -> Callable[[SetupFunction], SetupFunction]:
     """Register ``setup(quick) -> Case`` as the scenario ``name``."""
 
     def register(setup: SetupFunction) -> SetupFunction:
         if name in SCENARIOS:
             raise ValueError(f"benchmark scenario {name!r} is registered twice")
-        SCENARIOS[name] = Scenario(name, title, setup, baseline, target, group, measure_memory)
+        SCENARIOS[name] = Scenario(
+            name, title, setup, baseline, target, group, measure_memory, app_threads
+        )
         return setup
 
     return register

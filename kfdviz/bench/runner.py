@@ -5,8 +5,9 @@ each other then), and then alternately, ``repeats`` times each, in alternating o
 first on even rounds, baseline first on odd ones), so that a change of machine load during a
 scenario hits both sides alike. The garbage collector is off during a timed call. Reported: the
 median, the quartiles and the extremes of each side, and the ratio of the medians (baseline /
-candidate). BLAS runs with ``threads`` threads (default: every core, as the app's fit worker
-does); the machine's description and its load average before and after go with the numbers.
+candidate). BLAS runs with ``threads`` threads (default: every core), except in scenarios that
+keep the app's own thread policy (the GUI's: one thread per idle core, chosen by the fit
+thread); the machine's description and its load average before and after go with the numbers.
 """
 
 from __future__ import annotations
@@ -402,9 +403,10 @@ def run(
             started=started,
             load_before=_load_average(),
         )
-        for sc in scenarios:
-            if progress is not None:
-                progress(f"running {sc.name} ...")
+    for sc in scenarios:
+        if progress is not None:
+            progress(f"running {sc.name} ...")
+        with blas_threads(None if sc.app_threads else threads):
             report.results.append(run_scenario(sc, quick=quick, repeats=repeats, budget=budget))
     report.load_after = _load_average()
     report.duration_s = time.perf_counter() - t0

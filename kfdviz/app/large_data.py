@@ -94,14 +94,13 @@ class LargeDataGuard(QObject):
                 params = values
         return slot.algorithm, params
 
-    def estimate(self, slots: list[str]) -> tuple[cost.Estimate | None, int | None]:
+    def estimate(self, slots: list[str]) -> cost.Estimate | None:
         """The predicted cost of fitting ``slots`` one after the other (None when nothing is
-        fitted) and the subset of centers to propose (None when there is none)."""
-        w = self.window
+        fitted)."""
         n, d, classes = self._problem()
         if n == 0 or not slots:
-            return None, None
-        resolution = w.resolution if d == 2 and not w.data.regression else 0
+            return None
+        resolution = self._resolution(d)
         seconds, peak, centers = 0.0, 0, n
         for name in slots:
             algorithm, params = self._params(name)
@@ -111,25 +110,32 @@ class LargeDataGuard(QObject):
             seconds += e.seconds
             peak = max(peak, e.peak_bytes)
             centers = min(centers, e.centers)
-        total = cost.Estimate(seconds, peak, n, centers)
-        subset = None
-        algorithm, params = self._params(w.active_slot().name)
-        if cost.supports_subset(algorithm):
-            subset = cost.subset_size(
-                algorithm, params, n, d, classes=classes, resolution=resolution or 200
-            )
-        return total, subset
+        return cost.Estimate(seconds, peak, n, centers)
+
+    def _resolution(self, d: int) -> int:
+        w = self.window
+        return w.resolution if d == 2 and not w.data.regression else 0
+
+    def subset(self) -> int | None:
+        """The subset of centers to propose for the active picture (None when there is none)."""
+        algorithm, params = self._params(self.window.active_slot().name)
+        if not cost.supports_subset(algorithm):
+            return None
+        n, d, classes = self._problem()
+        resolution = self._resolution(d)
+        return cost.subset_size(algorithm, params, n, d, classes=classes, resolution=resolution)
 
     def holds(self, slots: list[str]) -> bool:
         """True (and the banner shown) when fitting ``slots`` now would start a fit predicted to
         be large that was not approved for this data set; the window fits nothing then."""
         if self.approved:
             return False
-        estimate, subset = self.estimate(slots)
+        estimate = self.estimate(slots)
         self.last_estimate = estimate
         if estimate is None or not estimate.large:
             self.banner.hide()
             return False
+        subset = self.subset()
         w = self.window
         title = registry.get(w.active_slot().algorithm).title
         what = "with every point a center " if estimate.centers >= estimate.n else ""

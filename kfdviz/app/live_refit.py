@@ -15,6 +15,12 @@ debounce would have waited for its interval and one fit; the pictures in between
 that. Slower fits (large data sets) keep the debounce and the cancel, so that a long fit is not
 started on every intermediate value.
 
+A dragged point moves once per display frame (:data:`MOVE_FRAME_MS`): a mouse reports its
+position up to a thousand times a second, and each move redraws every point and the plot. The
+pointer's latest position is applied when the frame ends (the release's at once). With a mouse
+move every 8 ms this gave 22 to 26 pictures per second instead of 18 (500 points, medians of
+three drags, interleaved); applying the first move of a frame at once as well gave 20 to 24.
+
 While a point is dragged with the Move tool, only the pictures follow it: the docks (outputs,
 diagnostics, embedding) cost more to draw than the input view and would halve the pictures per
 second. The fits are drafts (``FitRequest.draft``: no kernel spectrum, which only a dock shows),
@@ -32,6 +38,8 @@ QUICK_FIT_SECONDS = 0.5
 
 # How often the end of a drag is looked for, to draw the docks it held back.
 DRAG_POLL_MS = 50
+# A dragged point moves at most once per this interval (a 60 Hz display's frame).
+MOVE_FRAME_MS = 16
 
 
 class LiveRefit(QObject):
@@ -48,6 +56,30 @@ class LiveRefit(QObject):
         self._drag_end.timeout.connect(self._check_drag_end)
         # Connected after the window's own outcome slot: the picture is drawn first.
         window.worker.outcome.connect(self._on_outcome)
+        self._pending_move: tuple | None = None
+        self._move_frame = QTimer(self)
+        self._move_frame.setSingleShot(True)
+        self._move_frame.setInterval(MOVE_FRAME_MS)
+        self._move_frame.timeout.connect(self._frame_ended)
+
+    def move_point(self, index: int, x: float, y: float, merge, *, final: bool = False) -> None:
+        """Move point ``index`` of a drag to (x, y) when the display frame ends; ``final`` (the
+        release) at once, and nothing after it."""
+        if final:
+            self._move_frame.stop()
+            self._pending_move = None
+            self.window.data.move(index, x, y, merge=merge)
+            return
+        self._pending_move = (index, x, y, merge)
+        if not self._move_frame.isActive():
+            self._move_frame.start()
+
+    def _frame_ended(self) -> None:
+        if self._pending_move is None or self.window._closing:
+            return
+        index, x, y, merge = self._pending_move
+        self._pending_move = None
+        self.window.data.move(index, x, y, merge=merge)
 
     def dragging(self) -> bool:
         """Whether a point is being dragged with the Move tool."""

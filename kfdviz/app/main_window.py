@@ -1043,11 +1043,11 @@ class MainWindow(
         elif self.tool == "erase":
             self._erase(view, x, y, merge=self._stroke)
         elif self.tool == "move" and self._moving is not None:
-            self.data.move(self._moving, x, y, merge=self._stroke)
+            self.live_refit.move_point(self._moving, x, y, self._stroke)  # once per frame
 
     def _canvas_release(self, view: InputSpaceView, x: float, y: float) -> None:
         if self._stroke is not None and self.tool == "move" and self._moving is not None:
-            self.data.move(self._moving, x, y, merge=self._stroke)
+            self.live_refit.move_point(self._moving, x, y, self._stroke, final=True)
         self._stroke = None
         self._moving = None
         self.data.end_stroke()

@@ -4,7 +4,7 @@
 factorizations, the grid) from n training points, m expansion points, the input dimension d,
 the number of classes and the algorithm's parameters, and turns the counts into seconds with
 rates measured on this machine (:func:`measure_rates`: a matrix product and a block of Gaussian
-kernel values, about 20 ms, once per process). Peak memory counts the large arrays a fit holds at
+kernel values, about 60 ms, once per process). Peak memory counts the large arrays a fit holds at
 once (the cross-Gram matrix, its cached distances, the centred copy, N and its factor, the
 bounded evaluation chunks). The window warns before the first fit of a large data set when the
 prediction passes :data:`WARN_SECONDS` or :data:`WARN_BYTES`, and offers the subset expansion

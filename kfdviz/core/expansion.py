@@ -23,6 +23,9 @@ import numpy as np
 
 from .kernels import Kernel, chunk_rows
 
+# Evaluations at at most this many (points x centers) x 8 bytes use the distance cache.
+CACHED_BLOCK_BYTES = 32 * 2**20
+
 
 @dataclass(frozen=True)
 class Expansion:
@@ -60,11 +63,16 @@ class Expansion:
         """Feature values of shape (len(X), k), computed in memory-bounded row chunks."""
         X = np.asarray(X, dtype=float)
         out = np.empty((X.shape[0], self.n_features))
-        step = chunk_rows(X.shape[0], self.centers.shape[0])
+        m = self.centers.shape[0]
+        step = chunk_rows(X.shape[0], m)
+        # A small set of points in one block (the training points, not a grid) takes its
+        # distances from the cache: a fit's picture evaluates its expansions there several
+        # times (outputs, labels, embedding), and the cache is keyed by content.
+        cache = step >= X.shape[0] and X.shape[0] * m * 8 <= CACHED_BLOCK_BYTES
         for start in range(0, X.shape[0], step):
             if check_cancel is not None:
                 check_cancel()
-            block = self.kernel(X[start : start + step], self.centers, cache=False)
+            block = self.kernel(X[start : start + step], self.centers, cache=cache)
             out[start : start + step] = block @ self.coef
         out += self.offset
         return out

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QWidget
 
 from .. import session
+from .banner import Banner
 
 ENV_DIR = "KFDVIZ_AUTOSAVE_DIR"
 INTERVAL_SECONDS = 60
@@ -236,40 +237,23 @@ class Autosaver(QObject):
             discard([Recoverable(self.path, self.marker, 0.0)])
 
 
-class RecoveryBanner(QFrame):
+class RecoveryBanner(Banner):
     """A strip above the plots: "kfdviz did not close properly … [Recover] [Discard]"."""
 
     recover = Signal()
-    dismiss = Signal()
 
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("recoveryBanner")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(
-            "#recoveryBanner { background: #FFF4D6; border: 1px solid #E69F00; "
-            "border-radius: 4px; } #recoveryBanner QLabel { color: #202020; }"
-        )
-        self.label = QLabel("")
-        self.label.setWordWrap(True)
-        self.recover_button = QPushButton("Recover")
-        self.discard_button = QPushButton("Discard")
+        super().__init__("recoveryBanner", tone="warning", dismiss_text="Discard", parent=parent)
+        self.recover_button = self.add_action("recover", "Recover")
         self.recover_button.clicked.connect(self.recover)
-        self.discard_button.clicked.connect(self.dismiss)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(10, 6, 6, 6)
-        row.addWidget(self.label, 1)
-        row.addWidget(self.recover_button)
-        row.addWidget(self.discard_button)
-        self.hide()
+        self.discard_button = self.dismiss_button
 
     def offer(self, item: Recoverable, n_points: int | None = None) -> None:
         what = f" ({n_points} points)" if n_points is not None else ""
-        self.label.setText(
+        self.show_message(
             "kfdviz did not close properly last time. Recover the session autosaved on "
             f"{item.describe()}{what}?"
         )
-        self.show()
 
 
 class AutosaveMixin:
@@ -282,7 +266,7 @@ class AutosaveMixin:
         self.recovery = []
         self.recovery_banner = RecoveryBanner()
         self.recovery_banner.recover.connect(self.recover_autosave)
-        self.recovery_banner.dismiss.connect(self.discard_autosave)
+        self.recovery_banner.dismissed.connect(self.discard_autosave)
         if folder is None:
             return
         found = find_recoverable(folder)

@@ -12,47 +12,33 @@ data set until another one is loaded or generated.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ..estimators import registry
 from ..pipeline import cost
+from .banner import Banner
 
 
-class LargeDataBanner(QFrame):
+class LargeDataBanner(Banner):
     """A strip above the plots: "… predicted to take about 2 min and 6 GB … [Subset] [Fit]"."""
 
     subset = Signal(int)
     fit_anyway = Signal()
 
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("largeDataBanner")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(
-            "#largeDataBanner { background: #E8F1FA; border: 1px solid #0072B2; "
-            "border-radius: 4px; } #largeDataBanner QLabel { color: #202020; }"
-        )
-        self.label = QLabel("")
-        self.label.setWordWrap(True)
-        self.subset_button = QPushButton("")
-        self.fit_button = QPushButton("Fit anyway")
+        super().__init__("largeDataBanner", tone="info", parent=parent)
+        self.centers = 0
+        self.subset_button = self.add_action("subset", "")
+        self.fit_button = self.add_action("fit", "Fit anyway")
         self.subset_button.clicked.connect(lambda: self.subset.emit(self.centers))
         self.fit_button.clicked.connect(self.fit_anyway)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(10, 6, 6, 6)
-        row.addWidget(self.label, 1)
-        row.addWidget(self.subset_button)
-        row.addWidget(self.fit_button)
-        self.centers = 0
-        self.hide()
 
     def offer(self, text: str, centers: int | None) -> None:
-        self.label.setText(text)
         self.centers = int(centers or 0)
         self.subset_button.setVisible(bool(centers))
         if centers:
             self.subset_button.setText(f"Train on a subset of {centers} centers")
-        self.show()
+        self.show_message(text)
 
 
 class LargeDataGuard(QObject):

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
+    QDockWidget,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -30,6 +33,7 @@ from ..views.style import LIGHT, Theme
 from .params import small_font
 
 MAX_PANELS = 3
+RIGHT_DOCK_WIDTH = 380  # the right-hand docks' width as the window first lays them out
 
 
 @dataclass
@@ -179,6 +183,69 @@ class ComparePanel(QFrame):
         self.status.setVisible(bool(message))
 
 
+class RightDockWidth(QObject):
+    """The right-hand docks' width in the single layout, given back when the compare layout ends.
+
+    The compare panels take the width: the window hides the right-hand docks for them. A dock
+    shown again while the panels are there (View menu) is squeezed to its minimum, and docks never
+    laid out before (a window that starts on a compare preset) have no width of their own; either
+    way they would stay narrow in the single layout. This remembers the last width a right-hand
+    dock had in the single layout and resizes the docks to it when the compare layout ends.
+    """
+
+    def __init__(self, window: QMainWindow, parent: QObject | None = None):
+        super().__init__(parent)
+        self.window = window
+        self.width: int | None = None  # last seen in the single layout
+        self.saved: int | None = None  # the width to give back when the compare layout ends
+        self.watching = True
+        for dock in self.docks():
+            dock.installEventFilter(self)
+            # a dock that was laid out before the compare layout was first needed
+            if dock.isVisibleTo(window) or dock.width() >= dock.minimumSizeHint().width():
+                self.width = max(self.width or 0, dock.width())
+
+    def docks(self) -> list[QDockWidget]:
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        return [
+            d
+            for d in self.window.findChildren(QDockWidget)
+            if d.parent() is self.window and self.window.dockWidgetArea(d) == right
+        ]
+
+    def _presenting(self) -> bool:
+        return bool(getattr(self.window, "presenting", False))
+
+    def eventFilter(self, obj, event) -> bool:
+        if (
+            event.type() == QEvent.Type.Resize
+            and self.watching
+            and not self._presenting()
+            and isinstance(obj, QDockWidget)
+            and obj.isVisible()
+            and not obj.isFloating()
+        ):
+            self.width = obj.width()
+        return False
+
+    def enter_compare(self) -> None:
+        """The compare layout begins: keep the single layout's width."""
+        self.watching = False
+        if self.saved is None and not self._presenting():
+            self.saved = self.width or RIGHT_DOCK_WIDTH
+
+    def leave_compare(self) -> None:
+        """The compare layout ends: the docks shown get the single layout's width back."""
+        width, self.saved = self.saved, None
+        self.watching = True
+        if width is None or self._presenting():
+            return
+        docks = [d for d in self.docks() if d.isVisible() and not d.isFloating()]
+        if docks:
+            self.window.resizeDocks(docks, [width] * len(docks), Qt.Orientation.Horizontal)
+        self.width = width
+
+
 class CompareView(QWidget):
     """Up to three ComparePanels in a row; panning or zooming one moves them all."""
 
@@ -230,6 +297,31 @@ class CompareView(QWidget):
             self.panels.append(panel)
             panel.view.viewbox.sigRangeChangedManually.connect(lambda _mask, i=i: self.sync_from(i))
         self._syncing = False
+        self.dock_width: RightDockWidth | None = None
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._claim_width(True)
+        window = self.window()
+        if self.dock_width is None and isinstance(window, QMainWindow) and window is not self:
+            self.dock_width = RightDockWidth(window, self)
+        if self.dock_width is not None:
+            self.dock_width.enter_compare()
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        # Hidden by the window's layouts (not by the whole window closing or minimizing).
+        if self.isHidden():
+            self._claim_width(False)
+            if self.dock_width is not None:
+                self.dock_width.leave_compare()
+
+    def _claim_width(self, shown: bool) -> None:
+        """A stacked widget is as wide as its widest page's minimum, shown or not: hidden, the
+        panels' minimum would keep the single layout (and the docks beside it) from its width."""
+        policy = QSizePolicy.Policy.Preferred if shown else QSizePolicy.Policy.Ignored
+        self.setSizePolicy(policy, policy)
+        self.updateGeometry()
 
     def sync_from(self, index: int) -> None:
         """Give every other panel the view of panel ``index``: same centre, same scale.
@@ -302,4 +394,11 @@ def default_compare_slots() -> list[SlotState]:
     ]
 
 
-__all__ = ["MAX_PANELS", "ComparePanel", "CompareView", "SlotState", "default_compare_slots"]
+__all__ = [
+    "MAX_PANELS",
+    "ComparePanel",
+    "CompareView",
+    "RightDockWidth",
+    "SlotState",
+    "default_compare_slots",
+]

@@ -28,6 +28,24 @@ from ..pipeline import FitFailure
 from ..sweep import METRICS, Sweep
 from ..workers import FitWorker, SweepOutcome, SweepRequest, run_sweep_request
 
+LEGEND_MARGIN = 4  # pixels around the legend's strip above a plot
+MIN_LEGEND_POINTS = 6.0
+
+
+def _legend_layout(legend: pg.LegendItem, columns: int, points: float) -> None:
+    """Lay the legend's entries out in ``columns`` with text of ``points``; its size follows."""
+    size = f"{points:.3g}pt"
+    if legend.labelTextSize() != size:
+        legend.setLabelTextSize(size)
+        for _sample, label in legend.items:
+            label.setText(label.text)  # (setLabelTextSize sets it for the next text)
+    legend.setColumnCount(columns)
+    # the entries' preferred sizes (LegendItem.updateSize sums their current, possibly stale,
+    # geometries)
+    legend.layout.invalidate()
+    hint = legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize)
+    legend.setGeometry(0, 0, hint.width(), hint.height())
+
 
 class SweepPanel(QWidget):
     """The sweep's curves, with Run / Cancel and a progress bar."""
@@ -91,13 +109,46 @@ class SweepPanel(QWidget):
             item.setLabel("bottom", self._param_name())
             back = pg.mkColor(self.theme.background)
             back.setAlpha(210)
-            item.addLegend(offset=(-10, 10), brush=pg.mkBrush(back))
+            # Above the plot area, not over the curves: placed by _place_legend.
+            legend = item.addLegend(offset=None, brush=pg.mkBrush(back))
+            legend.setParentItem(item)
+            item.vb.sigResized.connect(lambda _vb, w=w: self._place_legend(w))
             self.plots.append(w)
             self.plots_row.addWidget(w, 1)
         self.set_theme(self.theme)
         if self.scale != 1.0:
             self.set_scale(self.scale)
         self.status.setText("")
+
+    def _place_legend(self, w: pg.PlotWidget) -> None:
+        """The legend in a strip of its own above the plot area, right-aligned: its entries
+        side by side when they fit the plot's width, else one above the other, in smaller type
+        if even that is too wide."""
+        item = w.getPlotItem()
+        legend = item.legend
+        if legend is None:
+            return
+        n = len(legend.items)
+        if n == 0:
+            legend.hide()
+            if item.layout.rowMinimumHeight(0) != 0:
+                item.layout.setRowFixedHeight(0, 0)
+            return
+        legend.show()
+        room = item.width() - 2 * LEGEND_MARGIN
+        points = 9.0 * self.scale
+        _legend_layout(legend, n, points)
+        if n > 1 and legend.width() > room:
+            _legend_layout(legend, 1, points)
+        for _ in range(4):  # the text shrinks, the symbols and gaps do not
+            if not legend.width() > room > 0 or points <= MIN_LEGEND_POINTS:
+                break
+            points = max(MIN_LEGEND_POINTS, 0.98 * points * room / legend.width())
+            _legend_layout(legend, 1, points)
+        height = legend.height() + 2 * LEGEND_MARGIN
+        if abs(item.layout.rowMinimumHeight(0) - height) > 0.5:
+            item.layout.setRowFixedHeight(0, height)
+        legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-LEGEND_MARGIN, LEGEND_MARGIN))
 
     def _param_name(self) -> str:
         """The swept parameter's symbol ("σ" of "σ (Gaussian width, …)")."""
@@ -132,6 +183,7 @@ class SweepPanel(QWidget):
             item.setLabel("bottom", self._param_name(), **{"font-size": size})
             if item.legend is not None:
                 item.legend.setLabelTextSize(size)
+                self._place_legend(w)
         for label in (self.heading, self.status):
             font = QFont(label.font())
             font.setPointSizeF(9.0 * (1.0 + 0.5 * (self.scale - 1.0)))
@@ -183,6 +235,7 @@ class SweepPanel(QWidget):
                     name=curve.label,
                     connect="finite",
                 )
+            self._place_legend(w)
         parts = []
         for curve in sweep.curves:
             acc = result.metrics[curve.label].get("accuracy")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from gui_helpers import make_window, save_and_check, wait_idle
 
@@ -67,3 +68,68 @@ def test_a_sweep_can_be_cancelled_and_other_presets_hide_it(qtbot, settings):
         wait_idle(qtbot, w)
     finally:
         w.close()
+
+
+def _synthetic_result():
+    """The koc-linear-svm sweep with curves that reach the plots' top right corner (where a
+    legend inside the plot area would sit)."""
+    from kfdviz import presets
+    from kfdviz.sweep import SweepResult
+
+    sweep = presets.get("koc-linear-svm").sweep
+    values = np.asarray(sweep.values, dtype=float)
+    t = np.linspace(0.0, 1.0, len(values))
+    metrics = {}
+    for k, curve in enumerate(sweep.curves):
+        metrics[curve.label] = {
+            metric: (60.0 + 35.0 * t if k == 0 else 95.0 - 10.0 * t) for metric in sweep.metrics
+        }
+    return SweepResult(sweep, values, metrics)
+
+
+def _curve_points_in_scene(plot):
+    item = plot.getPlotItem()
+    points = []
+    for curve in item.listDataItems():
+        x, y = curve.getData()  # in view coordinates (log10 of σ on the log axis)
+        for xi, yi in zip(x, y, strict=True):
+            points.append(item.vb.mapViewToScene(pg.Point(xi, yi)))
+    return points
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.3])
+@pytest.mark.parametrize("size", [(1600, 420), (900, 420)])
+def test_the_legend_stays_clear_of_the_curves(qtbot, scale, size):
+    from PySide6.QtCore import QRectF
+
+    from kfdviz.app.presentation import SCALE
+    from kfdviz.app.sweep_panel import SweepPanel
+
+    panel = SweepPanel()
+    qtbot.addWidget(panel)
+    result = _synthetic_result()
+    panel.set_sweep(result.sweep)
+    panel.set_scale(SCALE if scale != 1.0 else 1.0)
+    panel.resize(*size)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_result(result)
+    qtbot.wait(50)  # the layouts settle
+    for plot in panel.plots:
+        item = plot.getPlotItem()
+        legend = item.legend
+        assert legend is not None and legend.isVisible()
+        assert len(legend.items) == len(result.sweep.curves)
+        box = legend.sceneBoundingRect()
+        area = item.vb.sceneBoundingRect()
+        assert not box.intersects(area), "the legend is outside the plot area"
+        points = _curve_points_in_scene(plot)
+        assert points and all(area.adjusted(-1, -1, 1, 1).contains(p) for p in points)
+        assert not any(box.contains(p) for p in points)
+        # the whole legend is on screen, above the plot area
+        assert QRectF(plot.viewport().rect()).contains(plot.mapFromScene(box).boundingRect())
+        assert box.bottom() <= area.top()
+        # every entry has its full text
+        for _sample, label in legend.items:
+            assert label.sceneBoundingRect().width() >= label.item.boundingRect().width() - 1
+    panel.set_sweep(None)

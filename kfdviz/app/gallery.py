@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, QStandardPaths, Qt, Signal
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtGui import QFontMetrics, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
@@ -34,6 +34,22 @@ RENDER_DPI = 64
 THUMB_SIZE = QSize(304, 171)  # as shown
 THUMB_RESOLUTION = 90  # grid points of the feature image (the window uses 200)
 COLUMNS = 3
+TITLE_LINES = 3  # a longer title ends in "…" (the tooltip has the whole description)
+
+
+def wrap_text(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` pixels; a word wider than
+    that, or a line past ``max_lines``, is elided."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    elide = Qt.TextElideMode.ElideRight
+    return [metrics.elidedText(line, elide, width) for line in lines]
 
 
 def cache_dir() -> Path:
@@ -144,14 +160,13 @@ class GalleryDialog(QDialog):
             button.setIconSize(THUMB_SIZE)
             button.setFixedWidth(THUMB_SIZE.width() + 16)
             button.setAutoRaise(True)
-            title = preset.title if len(preset.title) <= 60 else preset.title[:57] + "…"
-            button.setText(f"{title}\n(drawing…)")
+            self.buttons[name] = button
+            self._set_tile_text(name, "(drawing…)")
             button.setToolTip(f"<b>{name}</b><br>{preset.description}")
             placeholder = QPixmap(THUMB_SIZE)
             placeholder.fill(self.palette().window().color())
             button.setIcon(QIcon(placeholder))
             button.clicked.connect(lambda _c=False, n=name: self.choose(n))
-            self.buttons[name] = button
             grid.addWidget(button, i // COLUMNS, i % COLUMNS)
         holder = QWidget()
         holder.setLayout(grid)
@@ -169,9 +184,16 @@ class GalleryDialog(QDialog):
         self.loader.finished.connect(self._finished)
         self.loader.start()
 
-    def _title(self, name: str) -> str:
-        title = presets.get(name).title
-        return title if len(title) <= 60 else title[:57] + "…"
+    def _set_tile_text(self, name: str, note: str = "") -> None:
+        """The preset's title under its thumbnail, wrapped to the thumbnail's width (a tool
+        button elides a line wider than itself), and a note below it."""
+        button = self.buttons[name]
+        metrics = button.fontMetrics()
+        width = THUMB_SIZE.width()
+        lines = wrap_text(presets.get(name).title, metrics, width, TITLE_LINES)
+        if note:
+            lines += wrap_text(note, metrics, width, 2)
+        button.setText("\n".join(lines))
 
     def _ready(self, name: str, path: str) -> None:
         pixmap = QPixmap(path)
@@ -184,13 +206,13 @@ class GalleryDialog(QDialog):
             Qt.TransformationMode.SmoothTransformation,
         )
         button.setIcon(QIcon(scaled))
-        button.setText(self._title(name))
+        self._set_tile_text(name)
         self.pending.discard(name)
 
     def _failed(self, name: str, message: str) -> None:
         button = self.buttons.get(name)
         if button is not None:
-            button.setText(f"{self._title(name)}\n(no thumbnail: {message[:60]})")
+            self._set_tile_text(name, f"(no thumbnail: {message[:60]})")
         self.pending.discard(name)
 
     def _finished(self) -> None:
@@ -245,4 +267,5 @@ __all__ = [
     "cache_dir",
     "render_thumbnail",
     "thumbnail_path",
+    "wrap_text",
 ]

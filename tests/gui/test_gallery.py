@@ -62,3 +62,46 @@ def test_every_thumbnail(window, qtbot, cache):
     assert all("no thumbnail" not in b.text() for b in g.buttons.values())
     save_and_check(g, "gallery")
     g.close()
+
+
+def test_tile_titles_are_whole_and_fit_their_tiles(window, qtbot, cache):
+    """Titles wrap under the thumbnail instead of being elided by the tool button."""
+    w = window
+    names = ["default", "output-distributions"]
+    for name in names:
+        gallery_module.render_thumbnail(name, gallery_module.thumbnail_path(cache, name))
+    g = w.show_gallery()
+    try:
+        qtbot.waitExposed(g)
+        qtbot.waitUntil(lambda: not (set(names) & g.pending), timeout=10_000)
+        width = gallery_module.THUMB_SIZE.width()
+        for name, button in g.buttons.items():
+            lines = button.text().split("\n")
+            title = lines[:-1] if lines[-1] == "(drawing…)" else lines
+            assert name not in names or title == lines
+            assert " ".join(title) == presets.get(name).title, "the whole title"
+            metrics = button.fontMetrics()
+            assert all(metrics.horizontalAdvance(line) <= width for line in lines)
+            assert width < button.width(), "each line fits inside its button"
+            # the tile is tall enough for the picture and every line
+            text_height = len(lines) * metrics.lineSpacing()
+            assert button.height() >= gallery_module.THUMB_SIZE.height() + text_height
+        long_title = presets.get("output-distributions").title
+        assert len(long_title) > 60 and "…" not in g.buttons["output-distributions"].text()
+    finally:
+        g.close()
+    assert not g.loader.thread.is_alive()
+
+
+def test_wrap_text_breaks_at_spaces_and_elides_past_the_last_line(qtbot):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    metrics = QFontMetrics(QFont())
+    width = metrics.horizontalAdvance("x" * 20)
+    text = " ".join(["word"] * 40)
+    lines = gallery_module.wrap_text(text, metrics, width, 3)
+    assert len(lines) == 3
+    assert all(metrics.horizontalAdvance(line) <= width for line in lines)
+    assert lines[0].startswith("word word") and lines[-1].endswith("…")
+    assert gallery_module.wrap_text("short", metrics, width, 3) == ["short"]
+    assert gallery_module.wrap_text("x" * 100, metrics, width, 3)[0].endswith("…")

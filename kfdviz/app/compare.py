@@ -293,7 +293,7 @@ class CompareView(QWidget):
             panel = ComparePanel(i, theme)
             panel.activated.connect(self.activated)
             panel.algorithm_chosen.connect(self.algorithm_chosen)
-            self.row.addWidget(panel)
+            self.row.addWidget(panel, 1)  # equal widths, whatever the algorithms are called
             self.panels.append(panel)
             panel.view.viewbox.sigRangeChangedManually.connect(lambda _mask, i=i: self.sync_from(i))
         self._syncing = False

@@ -18,6 +18,21 @@ from .style import LIGHT, Theme, class_qcolor, class_symbol
 
 PLATFORMS_WITHOUT_GL = ("offscreen", "minimal", "vnc")
 
+# Markers grow with the picture: MARKER_FRACTION of the shorter side of the 3-D view (or of one
+# projection), never less than MIN_MARKER_PX (a narrow compare panel) nor more than MAX_MARKER_PX
+# (the whole window), both bounds times the presentation scale; logical pixels. Test points are
+# smaller in the OpenGL view.
+MARKER_FRACTION = 0.03
+MIN_MARKER_PX = 8.0
+MAX_MARKER_PX = 14.0
+TEST_MARKER_RATIO = 0.75
+
+
+def marker_size(side_px: float, scale: float = 1.0) -> float:
+    """The training points' marker size for a picture whose shorter side is ``side_px``."""
+    scale = float(scale)
+    return min(MAX_MARKER_PX * scale, max(MIN_MARKER_PX * scale, MARKER_FRACTION * float(side_px)))
+
 
 @functools.cache
 def gl_available() -> bool:
@@ -87,6 +102,10 @@ class Scatter3DView(QWidget):
         self.set_theme(theme)
 
     # -- construction --------------------------------------------------------------------------
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._resize_markers()
+
     def showEvent(self, event) -> None:
         # Built when first shown: importing PyOpenGL and making a context costs about a second,
         # which start-up should not pay for a view that is not on screen.
@@ -149,8 +168,8 @@ class Scatter3DView(QWidget):
             w.setMinimumSize(90, 90)
             w.getPlotItem().hideButtons()
             w.getViewBox().setAspectLocked(True)
-            train = pg.ScatterPlotItem(size=7)
-            test = pg.ScatterPlotItem(size=7)
+            train = pg.ScatterPlotItem(size=MIN_MARKER_PX)
+            test = pg.ScatterPlotItem(size=MIN_MARKER_PX)
             w.addItem(train)
             w.addItem(test)
             self.projections.append((w, a, b, train, test))
@@ -222,8 +241,7 @@ class Scatter3DView(QWidget):
         if self.gl_view is not None:
             Q, _, _ = _normalized(P)
             if P.shape[0]:
-                sizes = np.where(self._test, 6.0, 8.0) * self.scale
-                self.scatter.setData(pos=Q, color=self._colors(), size=sizes)
+                self.scatter.setData(pos=Q, color=self._colors(), size=self._gl_sizes())
             else:
                 self.scatter.setData(pos=np.zeros((0, 3)))
             font = QFont()
@@ -231,6 +249,7 @@ class Scatter3DView(QWidget):
             for text, label in zip(self.axis_text, self._axis_labels, strict=False):
                 text.setData(text=label, font=font)
         for w, a, b, train, test in self.projections:
+            size = self.marker_size(w)
             w.getPlotItem().setLabel("bottom", self._axis_labels[a])
             w.getPlotItem().setLabel("left", self._axis_labels[b])
             for scatter, mask, hollow in ((train, ~self._test, False), (test, self._test, True)):
@@ -249,8 +268,32 @@ class Scatter3DView(QWidget):
                     brush=brushes,
                     pen=pens,
                     symbol=symbols,
-                    size=7 * self.scale,
+                    size=size,  # hollow test markers need the size to be seen
                 )
+
+    def marker_size(self, widget: QWidget | None = None) -> float:
+        """The training points' marker size in logical pixels: it grows with the picture (the
+        OpenGL view, or one projection) within bounds that the presentation scale raises."""
+        if widget is None:
+            widget = self.gl_view if self.gl_view is not None else self.stack
+        side = min(widget.width(), widget.height())
+        return marker_size(side, self.scale)
+
+    def _gl_sizes(self) -> np.ndarray:
+        """Per-point sizes for the OpenGL scatter, in device pixels (what pxMode draws)."""
+        size = self.marker_size() * self.gl_view.devicePixelRatioF()
+        return np.where(self._test, TEST_MARKER_RATIO * size, size)
+
+    def _resize_markers(self) -> None:
+        """The view changed size: only the markers' sizes follow (no new colours or points)."""
+        if not self._built or self._stale or not self.isVisible() or not self._points.shape[0]:
+            return
+        if self.gl_view is not None:
+            self.scatter.setData(size=self._gl_sizes())
+        for w, _a, _b, train, test in self.projections:
+            size = self.marker_size(w)
+            train.setSize(size)
+            test.setSize(size)
 
     def _style(self, k: int, hollow: bool) -> tuple:
         """(brush, pen, symbol) of class ``k``'s training (or hollow test) points."""

@@ -123,3 +123,93 @@ def test_two_feature_embeddings_are_padded_not_refused(qtbot, monkeypatch):
     view.show()
     view.set_points(np.ones((5, 2)), None, None, ("f1", "f2"), "")
     assert view._points.shape == (5, 3) and view._axis_labels == ("f1", "f2", "—")
+
+
+def test_marker_size_grows_with_the_picture_within_bounds():
+    from kfdviz.views import scatter3d as s3
+
+    assert s3.marker_size(100) == s3.MIN_MARKER_PX, "a narrow panel keeps a legible minimum"
+    assert s3.marker_size(5000) == s3.MAX_MARKER_PX
+    mid = 0.5 * (s3.MIN_MARKER_PX + s3.MAX_MARKER_PX) / s3.MARKER_FRACTION
+    assert s3.marker_size(mid) == pytest.approx(s3.MARKER_FRACTION * mid)
+    assert s3.marker_size(200) <= s3.marker_size(400) <= s3.marker_size(800)
+    # presentation mode raises both bounds
+    assert s3.marker_size(100, 2.3) == pytest.approx(2.3 * s3.MIN_MARKER_PX)
+    assert s3.marker_size(5000, 2.3) == pytest.approx(2.3 * s3.MAX_MARKER_PX)
+
+
+def _three_classes(n=60):
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(n, 3)), np.repeat([0, 1, 2], n // 3)
+
+
+def test_projection_markers_follow_the_view_size(qtbot, monkeypatch):
+    from kfdviz.views import scatter3d
+
+    monkeypatch.setattr(scatter3d, "gl_available", lambda: False)
+    view = scatter3d.Scatter3DView()
+    qtbot.addWidget(view)
+    P, y = _three_classes()
+    view.set_points(P, y, np.zeros(len(y), bool), ("a", "b", "c"), "")
+    view.resize(330, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    sizes = {train.opts["size"] for _w, _a, _b, train, _t in view.projections}
+    assert sizes == {scatter3d.MIN_MARKER_PX}, "narrow projections keep the minimum"
+    view.resize(1500, 500)
+    qtbot.waitUntil(lambda: view.projections[0][0].width() > 400)
+    for w, _a, _b, train, _test in view.projections:
+        assert train.opts["size"] == pytest.approx(view.marker_size(w))
+        assert train.opts["size"] > scatter3d.MIN_MARKER_PX
+        # no spot keeps a size of its own (-1: the item's size)
+        assert set(train.data["size"].tolist()) <= {-1.0, train.opts["size"]}
+
+
+@pytest.mark.gl
+def test_3d_markers_keep_a_legible_size_in_a_narrow_view(qtbot):
+    from kfdviz.views import scatter3d
+
+    view = scatter3d.Scatter3DView()
+    qtbot.addWidget(view)
+    P, y = _three_classes()
+    test = np.zeros(len(y), bool)
+    test[::5] = True
+    view.set_points(P, y, test, ("a", "b", "c"), "narrow")
+    view.resize(180, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.gl_view is not None
+    ratio = view.gl_view.devicePixelRatioF()
+    sizes = np.asarray(view.scatter.size)
+    assert sizes.shape == (len(y),)
+    assert sizes[~test].min() == pytest.approx(scatter3d.MIN_MARKER_PX * ratio)
+    assert sizes[test].max() < sizes[~test].min(), "test points stay smaller"
+    narrow = sizes[~test].min()
+    view.resize(700, 700)
+    qtbot.waitUntil(lambda: np.asarray(view.scatter.size)[~test].min() > narrow)
+    wide = np.asarray(view.scatter.size)[~test].min()
+    assert wide == pytest.approx(view.marker_size() * ratio)
+    assert wide <= scatter3d.MAX_MARKER_PX * ratio
+    np.testing.assert_array_equal(np.asarray(view.scatter.pos).shape, (len(y), 3))
+
+
+@pytest.mark.gl
+def test_compare_panels_share_the_width_and_their_3d_markers_are_legible(qtbot, settings):
+    from gui_helpers import make_window
+
+    from kfdviz.views import scatter3d
+
+    w = make_window(qtbot, settings, "koc-iris")
+    try:
+        panels = [p for p in w.compare_view.panels if p.isVisible()]
+        assert len(panels) == 3
+        widths = [p.width() for p in panels]
+        assert max(widths) - min(widths) <= 2, "equal panels, whatever the algorithms' names"
+        for panel in panels:
+            view = panel.embedding
+            qtbot.waitUntil(lambda v=view: v.scatter.pos is not None and len(v.scatter.pos) > 0)
+            ratio = view.gl_view.devicePixelRatioF()
+            assert np.asarray(view.scatter.size).max() >= scatter3d.MIN_MARKER_PX * ratio
+    finally:
+        w.close()
+    assert not w.worker.thread.is_alive()

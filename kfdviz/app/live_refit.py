@@ -8,7 +8,10 @@ and during a drag the picture did not follow the pointer at all: every mouse mov
 While the last fits of the layout's pictures took less than :data:`QUICK_FIT_SECONDS` together,
 :class:`LiveRefit` takes the request instead: the edit is fitted at once when no fit is running;
 edits that arrive while one runs are fitted when it returns, the newest state only, and nothing
-is cancelled. A dragged point or a scrubbed slider then gets a new picture after every fit, and
+is cancelled. The newest edit is queued in the fit thread behind the running fit
+(``FitWorker.submit(follow=True)``), so the thread starts it the moment the running fit returns:
+waiting for the window's thread to receive the outcome, draw it and submit again left the fit
+thread idle for 6 to 12 ms per picture during a drag. A dragged point or a scrubbed slider then gets a new picture after every fit, and
 a single edit is drawn one fit (T) after it instead of the debounce and one fit. The last edit
 of a burst waits at most for the fit running and its own (2T, under a second) where the
 debounce would have waited for its interval and one fit; the pictures in between are worth
@@ -30,6 +33,7 @@ and when the drag ends the data where it ended are fitted whole and every view d
 from __future__ import annotations
 
 import math
+import time
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -48,37 +52,43 @@ class LiveRefit(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
-        self._waiting = False
         self._held = False  # docks not drawn during a drag
         self._drafted = False  # draft fits requested during a drag
         self._drag_end = QTimer(self)
         self._drag_end.setInterval(DRAG_POLL_MS)
         self._drag_end.timeout.connect(self._check_drag_end)
-        # Connected after the window's own outcome slot: the picture is drawn first.
-        window.worker.outcome.connect(self._on_outcome)
         self._pending_move: tuple | None = None
         self._move_frame = QTimer(self)
         self._move_frame.setSingleShot(True)
         self._move_frame.setInterval(MOVE_FRAME_MS)
         self._move_frame.timeout.connect(self._frame_ended)
+        self._last_move = -math.inf  # when a dragged point last moved (time.monotonic)
 
     def move_point(self, index: int, x: float, y: float, merge, *, final: bool = False) -> None:
-        """Move point ``index`` of a drag to (x, y) when the display frame ends; ``final`` (the
-        release) at once, and nothing after it."""
+        """Move point ``index`` of a drag to (x, y): at once when the point last moved a frame
+        (:data:`MOVE_FRAME_MS`) ago or more, else when that frame ends, to the latest position;
+        ``final`` (the release) at once, and nothing after it."""
         if final:
             self._move_frame.stop()
             self._pending_move = None
+            self._last_move = time.monotonic()
             self.window.data.move(index, x, y, merge=merge)
             return
         self._pending_move = (index, x, y, merge)
-        if not self._move_frame.isActive():
-            self._move_frame.start()
+        if self._move_frame.isActive():
+            return
+        wait = MOVE_FRAME_MS - 1e3 * (time.monotonic() - self._last_move)
+        if wait <= 0:
+            self._frame_ended()
+        else:
+            self._move_frame.start(math.ceil(wait))
 
     def _frame_ended(self) -> None:
         if self._pending_move is None or self.window._closing:
             return
         index, x, y, merge = self._pending_move
         self._pending_move = None
+        self._last_move = time.monotonic()
         self.window.data.move(index, x, y, merge=merge)
 
     def dragging(self) -> bool:
@@ -135,23 +145,14 @@ class LiveRefit(QObject):
         return total < QUICK_FIT_SECONDS
 
     def request(self) -> bool:
-        """Take a live fit request: True when taken (fitted now, or when the running fit returns),
+        """Take a live fit request: True when taken (fitted now, or right after the running fit),
         False to leave it to the debounce."""
         if not self.quick():
             return False
         w = self.window
         w._debounce.stop()
-        if w.worker.is_busy():
-            self._waiting = True
-        else:
-            self._waiting = False
-            w.fit_now()
+        # Queued behind the running fit (which is not cancelled and is drawn): the fit thread
+        # starts it as soon as that one returns, without waiting for this thread to see the
+        # outcome; a newer edit replaces it if it has not started yet.
+        w.fit_now(follow=True)
         return True
-
-    def _on_outcome(self, _outcome) -> None:
-        w = self.window
-        if not self._waiting or w._closing or w.worker.is_busy():
-            return
-        self._waiting = False
-        if w.live and any(name in w._dirty for name in w._layout_slot_names()):
-            w.fit_now()

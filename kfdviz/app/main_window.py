@@ -117,6 +117,7 @@ class MainWindow(
         self._dirty: set[str] = set()
         self._drawn_version: dict[str, int] = {}
         self._submitted_version: dict[str, int] = {}
+        self._request_version: dict[int, int] = {}  # the data version of each request in flight
         self._failed_version: dict[str, int] = {}
         self._stroke: object = None
         self._moving: int | None = None
@@ -1249,7 +1250,9 @@ class MainWindow(
         elif self.live and not self.live_refit.request():
             self._debounce.start()
 
-    def fit_now(self) -> None:
+    def fit_now(self, *, follow: bool = False) -> None:
+        """Submit the fits of the layout's slots that wait; ``follow``: queue each behind its
+        slot's running fit instead of cancelling it (``FitWorker.submit``)."""
         if self._closing or self._first_show or self._slide_pending:
             return  # the first fit (of a window or a slide) waits for the layout's size
         wanted = [s for s in self._layout_slot_names() if s in self._dirty]
@@ -1284,8 +1287,8 @@ class MainWindow(
                         ),
                     )
                     continue
-            self.worker.submit(self._request(slot))
-            self._submitted_version[name] = self.data.version
+            rid = self.worker.submit(self._request(slot), follow=follow)
+            self._submitted_version[name] = self._request_version[rid] = self.data.version
 
     def _request(self, slot: SlotState) -> FitRequest:
         data = self.data
@@ -1316,6 +1319,7 @@ class MainWindow(
 
     # -- outcomes --------------------------------------------------------------------------------
     def _on_outcome(self, outcome) -> None:
+        version = self._request_version.pop(outcome.request_id, None)
         if self._closing or not self.worker.is_current(outcome):
             return
         slot = self.slot(outcome.slot)
@@ -1327,7 +1331,9 @@ class MainWindow(
             return
         slot.result = outcome
         slot.error = slot.error_param = None
-        self._drawn_version[slot.name] = self._submitted_version.get(slot.name, -1)
+        if version is None:
+            version = self._submitted_version.get(slot.name, -1)
+        self._drawn_version[slot.name] = version
         if slot.name in self._layout_slot_names():
             self._draw(outcome)
         self.fit_drawn.emit(outcome)

@@ -6,6 +6,12 @@ slots) and queues the new one; the thread skips requests cancelled before they s
 request ends in exactly one ``outcome`` emission (a ``FitResult`` or a ``FitFailure``), delivered
 on the GUI thread; ``is_current`` tells whether it is still the latest for its slot, so stale
 pictures are dropped. ``shutdown`` cancels everything and joins the thread.
+
+``submit(request, follow=True)`` queues the request behind the slot's fit instead: a fit that has
+started runs to its end and its picture stays current (it is drawn), a request of the slot not
+yet started is cancelled (the newest state replaces it), and the thread starts the new request
+as soon as the running one returns, without waiting for the GUI thread to see the outcome and
+submit again (the window's live refits of quick fits; see app/live_refit.py).
 """
 
 from __future__ import annotations
@@ -45,6 +51,9 @@ class FitWorker(QObject):
         self._latest: dict[str, int] = {}
         self._tokens: dict[int, CancelToken] = {}
         self._pending: set[int] = set()
+        self._queued: set[int] = set()  # submitted, not started yet
+        # Started before a follow-up was queued, so still current: request id -> slot.
+        self._followed: dict[int, str] = {}
         self._closed = False
         self._busy = False
         self.outcome.connect(self._on_outcome)
@@ -52,19 +61,26 @@ class FitWorker(QObject):
         self._thread.start()
 
     # -- GUI-thread API ------------------------------------------------------------------------
-    def submit(self, request: FitRequest) -> int:
-        """Queue a fit; cancels the previous one of the same slot. Returns the request's id."""
+    def submit(self, request: FitRequest, *, follow: bool = False) -> int:
+        """Queue a fit; cancels the previous one of the same slot. Returns the request's id.
+
+        ``follow``: cancel the previous request of the slot only if it has not started; one that
+        has started runs to its end, stays current and is followed by this one at once."""
         if self._closed:
             raise RuntimeError("the fit worker has been shut down")
         with self._lock:
             self._next_id += 1
             rid = self._next_id
             old = self._latest.get(request.slot)
-            if old is not None and old in self._tokens:
-                self._tokens[old].cancel()
+            if old is not None and old in self._pending:
+                if follow and old not in self._queued:
+                    self._followed[old] = request.slot
+                elif old in self._tokens:
+                    self._tokens[old].cancel()
             self._latest[request.slot] = rid
             self._tokens[rid] = CancelToken()
             self._pending.add(rid)
+            self._queued.add(rid)
         self._set_busy(True)
         self._queue.put(replace(request, request_id=rid))
         return rid
@@ -73,11 +89,17 @@ class FitWorker(QObject):
         """Cancel the running or pending fit of ``slot`` (all slots when None)."""
         with self._lock:
             for rid, token in self._tokens.items():
-                if slot is None or self._latest.get(slot) == rid:
+                if slot is None or self._latest.get(slot) == rid or self._followed.get(rid) == slot:
                     token.cancel()
+            self._followed = {r: s for r, s in self._followed.items() if slot not in (None, s)}
 
     def is_current(self, outcome) -> bool:
-        return self._latest.get(outcome.slot) == outcome.request_id
+        """Whether ``outcome`` is the latest of its slot, or was followed (``submit(follow=True)``)
+        by a request not yet returned."""
+        rid = outcome.request_id
+        if self._latest.get(outcome.slot) == rid:
+            return True
+        return rid in self._followed and not getattr(outcome, "cancelled", False)
 
     def latest_id(self, slot: str = "main") -> int | None:
         return self._latest.get(slot)
@@ -106,6 +128,7 @@ class FitWorker(QObject):
                 return
             with self._lock:
                 token = self._tokens.get(request.request_id)
+                self._queued.discard(request.request_id)
             outcome = self._execute(request, token)
             with self._lock:
                 self._tokens.pop(request.request_id, None)
@@ -142,7 +165,10 @@ class FitWorker(QObject):
 
     # -- bookkeeping on the GUI thread ------------------------------------------------------
     def _on_outcome(self, outcome) -> None:
-        self._pending.discard(outcome.request_id)
+        rid = outcome.request_id
+        self._pending.discard(rid)
+        # Outcomes arrive in order: a followed request older than this one is done.
+        self._followed = {r: s for r, s in self._followed.items() if r >= rid}
         if not self._pending:
             self._set_busy(False)
 

@@ -157,3 +157,60 @@ def test_shutdown_during_a_fit_joins_promptly(qtbot):
     assert time.monotonic() - t0 < 2.0
     with pytest.raises(RuntimeError):
         worker.submit(_request())
+
+
+def test_a_followed_fit_runs_to_its_end_and_stays_current(qtbot):
+    run = SlowRun(seconds=0.5)
+    worker = FitWorker(run=run)
+    outcomes = []
+    worker.outcome.connect(outcomes.append)
+    try:
+        first = worker.submit(_request())
+        qtbot.waitUntil(lambda: run.started == [first], timeout=5_000)
+        run.seconds = 0.05
+        # Queued behind the running fit: the second replaces nothing that has started, the third
+        # replaces the second, which has not.
+        second = worker.submit(_request(), follow=True)
+        third = worker.submit(_request(), follow=True)
+        qtbot.waitUntil(lambda: len(outcomes) == 3, timeout=30_000)
+    finally:
+        worker.shutdown()
+    by_id = {o.request_id: o for o in outcomes}
+    assert [o.request_id for o in outcomes] == [first, second, third]
+    assert isinstance(by_id[first], FitResult)  # not cancelled
+    assert isinstance(by_id[second], FitFailure) and by_id[second].cancelled
+    assert run.started == [first, third]
+    assert isinstance(by_id[third], FitResult) and worker.is_current(by_id[third])
+    assert not worker.is_current(by_id[second])
+
+
+def test_the_followed_fit_is_current_when_it_returns(qtbot):
+    run = SlowRun(seconds=0.5)
+    worker = FitWorker(run=run)
+    current = []
+    worker.outcome.connect(lambda o: current.append((o.request_id, worker.is_current(o))))
+    try:
+        first = worker.submit(_request())
+        qtbot.waitUntil(lambda: run.started == [first], timeout=5_000)
+        second = worker.submit(_request(), follow=True)
+        qtbot.waitUntil(lambda: len(current) == 2, timeout=30_000)
+    finally:
+        worker.shutdown()
+    assert current == [(first, True), (second, True)]
+
+
+def test_cancelling_a_slot_cancels_its_followed_fit(qtbot):
+    run = SlowRun(seconds=5.0)
+    worker = FitWorker(run=run)
+    outcomes = []
+    worker.outcome.connect(outcomes.append)
+    try:
+        first = worker.submit(_request())
+        qtbot.waitUntil(lambda: run.started == [first], timeout=5_000)
+        worker.submit(_request(), follow=True)
+        worker.cancel("main")
+        qtbot.waitUntil(lambda: len(outcomes) == 2, timeout=10_000)
+    finally:
+        worker.shutdown()
+    assert all(isinstance(o, FitFailure) and o.cancelled for o in outcomes)
+    assert outcomes[0].request_id == first and not worker.is_current(outcomes[0])

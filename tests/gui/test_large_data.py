@@ -74,7 +74,9 @@ def test_fit_anyway_fits_as_asked_and_edits_do_not_ask_again(window, qtbot, big_
     # All points again: asked again; "Fit anyway" fits as asked (the fit over 20 000 centers
     # is not run here: the requests are caught) and approves this data set.
     submitted = []
-    monkeypatch.setattr(w.worker, "submit", lambda request: submitted.append(request) or 0)
+    monkeypatch.setattr(
+        w.worker, "submit", lambda request, **_options: submitted.append(request) or 0
+    )
     widget.set_value(None)
     widget.changed.emit()
     qtbot.waitUntil(w.large_data.banner.isVisible, timeout=10_000)

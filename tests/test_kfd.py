@@ -453,3 +453,32 @@ def test_extreme_parameters_give_finite_output(width, mu):
     X_new = np.random.RandomState(0).randn(10, 2)
     assert np.all(np.isfinite(est.decision_function(X_new)))
     assert np.all(np.isfinite(est.predict_proba(X_new)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "formulation", ["rayleigh", "eigen", "qp", "sparse", "linear-sparse", "greedy"]
+)
+def test_every_formulation_trains_on_a_subset_of_a_large_set(formulation):
+    # TPAMI eq. (13): 20 000 points expanded over 300 centers. No n x n matrix may be formed
+    # (one alone would take 3.2 GB; the n x 300 cross-Gram takes 48 MB).
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    n = 20_000
+    X = rng.normal(size=(n, 2))
+    y = (X[:, 0] ** 2 - X[:, 1] + 0.5 * rng.normal(size=n) > 0).astype(int)
+    mu = 1.0 if formulation == "linear-sparse" else 1e-2
+    est = KernelFisherDiscriminant(formulation=formulation, n_centers=300, random_state=0, mu=mu)
+    tracemalloc.start()
+    try:
+        est.fit(X, y)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1e9, peak
+    assert est.expansion_.centers.shape[0] <= 300
+    # The Bayes error of these data is about 10 %.
+    assert est.score(X[:5000], y[:5000]) > 0.85
+    if formulation in ("sparse", "linear-sparse", "greedy"):
+        assert est.sparsity_ > 0.5

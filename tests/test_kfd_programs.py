@@ -494,3 +494,46 @@ def test_subset_lp_solved_through_its_dual_matches_the_primal(mu):
     primal = np.abs(y - K @ alpha - b).sum() + mu * np.abs(alpha).sum()
     assert sol.objective == pytest.approx(primal, rel=1e-9)
     assert np.count_nonzero(sol.alpha) < sol.alpha.size
+
+
+@pytest.mark.parametrize("with_groups", [False, True])
+def test_subset_lp_started_from_a_pilot_basis_is_optimal(monkeypatch, with_groups):
+    # Above PILOT_MIN_ROWS the dual simplex starts from the optimal basis of the program on a
+    # quarter of the points (recursively). The start only saves iterations: the objective must
+    # be the optimum of an independent LP, with the constraints held and alpha exactly sparse.
+    from kfdviz.core import kfd_programs as kp
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(1500, 2))
+    y = np.where(X[:, 0] ** 2 - X[:, 1] + 0.5 * rng.normal(size=1500) > 0, 1.0, -1.0)
+    K = Kernel("rbf", 1.0)(X, X[:40])
+    groups = y if with_groups else None
+    started = []
+    real_start = kp._start_from_pilot
+
+    def spy(highs, Kxz, *args):
+        started.append(Kxz.shape[0])
+        return real_start(highs, Kxz, *args)
+
+    monkeypatch.setattr(kp, "PILOT_MIN_ROWS", 300)
+    monkeypatch.setattr(kp, "_start_from_pilot", spy)
+    sol = kp.solve_kfd_program(K, y, loss="absolute", regularizer="l1", mu=1.0, groups=groups)
+    assert started == [1500, 375]  # 1500 from 375, 375 from 93 points solved cold
+    assert sol.solver == "highs-lp-dual" and not sol.warnings
+    assert sol.objective == pytest.approx(epigraph_lp(K, y, "absolute", 1.0, groups), rel=1e-9)
+    if with_groups:
+        for label in (-1.0, 1.0):
+            assert abs(sol.xi[y == label].sum()) < 1e-8 * np.abs(sol.xi).sum()
+    assert 0 < np.count_nonzero(sol.alpha) < sol.alpha.size
+
+
+def test_subset_lp_with_impossible_zero_mean_constraints_raises():
+    # Both classes hold the same points, so their mean kernel rows coincide while their targets'
+    # sums differ: 1_g' xi = 0 cannot hold for both. The dual LP is unbounded; say so.
+    rng = np.random.default_rng(2)
+    A = rng.normal(size=(100, 2))
+    X = np.vstack([A, A])
+    y = np.r_[np.ones(100), -np.ones(100)]
+    K = Kernel("rbf", 1.0)(X, A[:10])
+    with pytest.raises(ProgramError, match="infeasible"):
+        solve_kfd_program(K, y, loss="absolute", regularizer="l1", mu=0.1, groups=y)

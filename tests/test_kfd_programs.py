@@ -459,7 +459,8 @@ def test_banana_sparse_kfd_near_the_papers_table(ida_dir, loss, mu, paper_error,
     RBF width 1 (these data are standardized) and a fixed mu instead of the papers' 5-fold CV;
     the offset is the program's b, not the LP threshold (15). Five realizations give the mean test
     error within about 0.3 points (standard error; std per realization ~0.7), so we ask for the
-    paper's error within 1.5 points and at least 70 % zero coefficients.
+    paper's error within 1.5 points and its fraction of zero coefficients less at most 6 points
+    (ten realizations gave 10.6 % / 90.7 % for SKFD and 10.7 % / 93.1 % for LSKFD).
     """
     data = np.load(ida_dir / "banana.npz")
     X, y = data["X"], data["y"].astype(float)
@@ -474,7 +475,7 @@ def test_banana_sparse_kfd_near_the_papers_table(ida_dir, loss, mu, paper_error,
         errors.append(100 * np.mean(pred != y[te]))
         sparsity.append(100 * sol.sparsity)
     assert abs(np.mean(errors) - paper_error) <= 1.5, (np.mean(errors), np.mean(sparsity))
-    assert np.mean(sparsity) >= 70.0, (np.mean(errors), np.mean(sparsity))
+    assert np.mean(sparsity) >= paper_sparsity - 6.0, (np.mean(errors), np.mean(sparsity))
 
 
 @pytest.mark.parametrize("mu", [0.1, 1.0, 10.0])

@@ -31,6 +31,7 @@ NUMERIC = {
     "kfd-refit-width-20k": True,
     "kfd-refit-mu-20k": True,
     "large-fit-grid": False,
+    "lskfd-20k": True,
 }
 
 

@@ -129,8 +129,9 @@ class InputSpaceView(QWidget):
         # (the picture's box is fitted to it).
         self.item.getAxis("left").setWidth(44)
         self.compact = compact
+        self._title_shown: tuple | None = None
         if not compact:  # compact views (compare panels) have their caption outside the plot
-            self.item.setTitle("\u00a0", size="10pt")
+            self._set_title("\u00a0", size="10pt")
 
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setZValue(-20)
@@ -140,6 +141,7 @@ class InputSpaceView(QWidget):
             values=(-1, 1), width=12, interactive=False, colorMapMenu=False
         )
         self.colorbar.setImageItem(self.image)
+        self._cmap_key: tuple | None = None  # what the colour map was made for
         self._colorbar_shown = False
         self._show_colorbar(True)
 
@@ -294,21 +296,11 @@ class InputSpaceView(QWidget):
             return
         P = self._points
         labels = self._labels if self._labels is not None else np.zeros(P.shape[0], int)
-        touched = {}
-        for i in moved:
-            key = (int(labels[i]), bool(self._test[i]))
-            item, index = self._scatters[key], self._scatter_index[key]
-            spot = int(np.searchsorted(index, i))
-            item.data["x"][spot] = P[i, 0]
-            item.data["y"][spot] = P[i, 1]
-            touched[key] = item
-        for item in touched.values():
-            # What ScatterPlotItem.addPoints does after new coordinates, less the restyling.
-            item.prepareGeometryChange()
-            item.informViewBoundsChanged()
-            item.bounds = [None, None]
-            item.invalidate()
-            item.sigPlotChanged.emit(item)
+        keys = [(int(labels[i]), bool(self._test[i])) for i in moved]
+        for key in set(keys):
+            which = moved[[k == key for k in keys]]
+            spots = np.searchsorted(self._scatter_index[key], which)
+            _move_spots(self._scatters[key], spots, P[which, 0], P[which, 1])
 
     def _scatter(self, key: tuple[int, bool]) -> pg.ScatterPlotItem:
         """The scatter item of one class and role (one item each: per-point styles are slow)."""
@@ -316,6 +308,8 @@ class InputSpaceView(QWidget):
         if item is None:
             item = _PassiveScatter(hoverable=False)
             item.setZValue(11 if key[1] else 10)
+            # Painted from a pixmap while unchanged: a dragged point changes one item.
+            item.setCacheMode(_CACHED)
             self.item.addItem(item)
             self._scatters[key] = item
         return item
@@ -372,26 +366,33 @@ class InputSpaceView(QWidget):
         self.image.clear()
         self.image.hide()
         self._hide_contours()
-        self.boundary.setData([], [])
-        self.expansion_scatter.setData([], [])
-        self.tangent_item.setData([], [])
-        self.curve.setData([], [])
+        _empty(self.boundary)
+        _empty(self.expansion_scatter)
+        _empty(self.tangent_item)
+        _empty(self.curve)
         for it in (self.tube, self.tube_upper, self.tube_lower):
             it.hide()
         # Keep the title row (empty) so that the plot area does not change size between fits.
         if not self.compact:
-            self.item.setTitle("\u00a0", size=self.title_size())
+            self._set_title("\u00a0", size=self.title_size())
 
     def set_result(self, result: FitResult, *, title: str | None = None) -> None:
         self.result = result
         theme = self.theme
         heading = title if title is not None else result.feature_label
         if not self.compact:
-            self.item.setTitle(heading, size=self.title_size(), color=theme.foreground)
+            self._set_title(heading, size=self.title_size(), color=theme.foreground)
         self._draw_grid(result)
         self._draw_expansion(result)
         self._draw_tangents(result)
         self._draw_curve(result)
+
+    def _set_title(self, text: str, **opts) -> None:
+        """The plot's title; not set again when unchanged (pyqtgraph lays the label out anew)."""
+        key = (text, tuple(sorted(opts.items())))
+        if key != self._title_shown:
+            self._title_shown = key
+            self.item.setTitle(text, **opts)
 
     def _hide_contours(self, curves: int = 0, labels: int = 0) -> None:
         """Keep the first ``curves`` lines and ``labels`` labels of the pools, hide the rest."""
@@ -413,6 +414,8 @@ class InputSpaceView(QWidget):
         if i == len(self._label_pool):
             text = pg.TextItem("", anchor=(0.5, 0.5))
             text.setZValue(3)
+            text.setCacheMode(_CACHED)
+            text.textItem.setCacheMode(_CACHED)
             self.item.addItem(text, ignoreBounds=True)
             self._label_pool.append(text)
         return self._label_pool[i]
@@ -422,23 +425,30 @@ class InputSpaceView(QWidget):
         if grid is None:
             self._hide_contours()
             self.image.hide()
-            self.boundary.setData([], [])
+            _empty(self.boundary)
             return
         theme = self.theme
-        if result.kind == "novelty":
-            cmap = theme.novelty()
-        elif grid.diverging and result.classes.size >= 2:
-            cmap = theme.diverging(int(result.classes[0]), int(result.classes[1]))
-        elif grid.diverging:
-            cmap = theme.diverging(0, 1)
-        else:
-            cmap = theme.sequential()
         lo, hi = grid.color_range
         self.image.setImage(grid.values, autoLevels=False, levels=(lo, hi))
         x0, x1, y0, y1 = grid.box
         self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-        self.colorbar.setColorMap(cmap)
-        self.colorbar.setLevels((lo, hi))
+        # A new colour map renders the bar and the image's lookup table anew: only when it
+        # changes (not for every fit of a drag).
+        classes = tuple(int(c) for c in result.classes[:2]) if result.classes.size >= 2 else ()
+        cmap_key = (theme.name, result.kind == "novelty", bool(grid.diverging), classes)
+        if cmap_key != self._cmap_key:
+            self._cmap_key = cmap_key
+            if result.kind == "novelty":
+                cmap = theme.novelty()
+            elif grid.diverging and classes:
+                cmap = theme.diverging(*classes)
+            elif grid.diverging:
+                cmap = theme.diverging(0, 1)
+            else:
+                cmap = theme.sequential()
+            self.colorbar.setColorMap(cmap)
+        if tuple(self.colorbar.levels()) != (lo, hi):
+            self.colorbar.setLevels((lo, hi))
         self.image.show()
 
         curves = labels = 0
@@ -447,6 +457,7 @@ class InputSpaceView(QWidget):
             label_color = QColor(theme.foreground)
             fill = QColor(theme.background)
             fill.setAlpha(150)
+            font_size = 7.5 * self.scale
             span = max(abs(hi - lo), 1e-300)
             for line in grid.contours:
                 if grid.boundary is not None and grid.diverging and line.level == 0.0:
@@ -455,25 +466,30 @@ class InputSpaceView(QWidget):
                     continue
                 curve = self._contour_curve(curves)
                 curve.setData(line.path[:, 0], line.path[:, 1], connect="finite")
-                curve.setPen(pen)
+                if curve.opts["pen"] != pen:
+                    curve.setPen(pen)
                 curve.show()
                 curves += 1
                 if line.label_at is not None:
                     text = self._contour_label(labels)
-                    text.setText(_format_level(line.level, span), color=label_color)
+                    label = _format_level(line.level, span)
+                    if text.toPlainText() != label or text.color != label_color:
+                        text.setText(label, color=label_color)
                     text.fill = pg.mkBrush(fill)
                     text.setPos(*line.label_at)
-                    font = QFont()
-                    font.setPointSizeF(7.5 * self.scale)
-                    text.setFont(font)
+                    if text.textItem.font().pointSizeF() != font_size:
+                        font = QFont()
+                        font.setPointSizeF(font_size)
+                        text.setFont(font)
                     text.show()
                     labels += 1
         self._hide_contours(curves, labels)
         b = grid.boundary
         if b is not None and b.path.shape[0]:
             self.boundary.setData(b.path[:, 0], b.path[:, 1], connect="finite")
+            self.boundary.show()
         else:
-            self.boundary.setData([], [])
+            _empty(self.boundary)
 
     def _show_colorbar(self, show: bool) -> None:
         # Hiding a ColorBarItem loses its tick labels when shown again: take it out of the
@@ -495,7 +511,7 @@ class InputSpaceView(QWidget):
         else:
             show = show and bool(self._show_expansion)
         if not show or (pts.shape[1] != 2 and not (self._regression and pts.shape[1] == 1)):
-            self.expansion_scatter.setData([], [])
+            _empty(self.expansion_scatter)
             return
         if self._regression and result.curve is not None and result.curve.expansion_x is not None:
             xs, ys = result.curve.expansion_x, result.curve.expansion_y
@@ -512,10 +528,11 @@ class InputSpaceView(QWidget):
             brush=pg.mkBrush(0, 0, 0, 0),
             pen=pg.mkPen(self.theme.expansion, width=1.1 * self.scale),
         )
+        self.expansion_scatter.show()
 
     def _draw_tangents(self, result: FitResult) -> None:
         if not self._show_tangents or not result.tangents or result.grid is None:
-            self.tangent_item.setData([], [])
+            _empty(self.tangent_item)
             return
         segs = []
         for t in result.tangents:
@@ -529,15 +546,17 @@ class InputSpaceView(QWidget):
             segs.append(np.stack([a, b, b, barb1, b, barb2], axis=1).reshape(-1, 2))
         S = np.concatenate(segs)
         self.tangent_item.setData(S[:, 0], S[:, 1], connect="pairs")
+        self.tangent_item.show()
 
     def _draw_curve(self, result: FitResult) -> None:
         curve = result.curve
         if curve is None:
-            self.curve.setData([], [])
+            _empty(self.curve)
             for it in (self.tube, self.tube_upper, self.tube_lower):
                 it.hide()
             return
         self.curve.setData(curve.x, curve.y)
+        self.curve.show()
         for it in (self.tube, self.tube_upper, self.tube_lower):
             it.hide()
 
@@ -598,10 +617,14 @@ class InputSpaceView(QWidget):
         shown = None if i is None else (int(i), *map(float, self._points[i]), self.theme.foreground)
         if shown == self._highlighted:
             return
-        self._highlighted = shown
+        previous, self._highlighted = self._highlighted, shown
         if shown is None:
-            self.highlight.setData([], [])
+            _empty(self.highlight)
             return
+        if previous is not None and previous[3] == shown[3] and len(self.highlight.data) == 1:
+            _move_spots(self.highlight, [0], [shown[1]], [shown[2]])  # the same circle, moved
+            return
+        self.highlight.show()
         self.highlight.setData(
             [shown[1]],
             [shown[2]],
@@ -630,6 +653,30 @@ class InputSpaceView(QWidget):
             if r.n_expansion_total:
                 return f"{head}, α = 0"
         return head
+
+
+def _move_spots(item: pg.ScatterPlotItem, spots, xs, ys) -> None:
+    """New coordinates for some spots of a scatter item, each keeping its style: what
+    ScatterPlotItem.addPoints does after setting coordinates, less restyling every spot."""
+    item.data["x"][spots] = xs
+    item.data["y"][spots] = ys
+    item.prepareGeometryChange()
+    item.informViewBoundsChanged()
+    item.bounds = [None, None]
+    item.invalidate()
+    item.sigPlotChanged.emit(item)
+
+
+def _empty(item) -> None:
+    """Empty a curve or scatter item, and hide it (an empty item still costs a paint); an item
+    already empty is not given empty data again (which redraws the plot)."""
+    if isinstance(item, pg.ScatterPlotItem):
+        has_data = len(item.data) > 0
+    else:
+        has_data = item.xData is not None and len(item.xData) > 0
+    if has_data:
+        item.setData([], [])
+    item.hide()
 
 
 def _format_level(level: float, span: float) -> str:

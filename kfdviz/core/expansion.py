@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import Kernel, chunk_rows
+from .kernels import PAIRWISE_CACHE, Kernel, chunk_rows
 
 # Evaluations at at most this many (points x centers) x 8 bytes use the distance cache.
 CACHED_BLOCK_BYTES = 32 * 2**20
@@ -65,17 +65,24 @@ class Expansion:
         out = np.empty((X.shape[0], self.n_features))
         m = self.centers.shape[0]
         step = chunk_rows(X.shape[0], m)
-        # A small set of points in one block (the training points, not a grid) takes its
-        # distances from the cache: a fit's picture evaluates its expansions there several
-        # times (outputs, labels, embedding), and the cache is keyed by content.
+        # A small set of points in one block (the training points, not a grid) takes its kernel
+        # values from the cache: a fit's picture evaluates its expansions there several times
+        # (outputs, labels, embedding), and the cache is keyed by content, so the exponentials
+        # are computed once and each evaluation multiplies the same values.
         cache = step >= X.shape[0] and X.shape[0] * m * 8 <= CACHED_BLOCK_BYTES
         for start in range(0, X.shape[0], step):
             if check_cancel is not None:
                 check_cancel()
-            block = self.kernel(X[start : start + step], self.centers, cache=cache)
+            if cache:
+                block = PAIRWISE_CACHE.get(("kernel", self.kernel), X, self.centers, self._block)
+            else:
+                block = self.kernel(X[start : start + step], self.centers, cache=False)
             out[start : start + step] = block @ self.coef
         out += self.offset
         return out
+
+    def _block(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:
+        return self.kernel(X, Z, cache=True)
 
     def evaluate_grid(
         self,

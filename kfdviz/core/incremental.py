@@ -102,7 +102,8 @@ def update_two_class_terms(
     G = 0.5 * (G + G.T)  # symmetric in exact arithmetic
     B = K @ np.column_stack([pu, pe]) + 0.5 * (A @ G)
     half = A @ B.T
-    N_new = N + (half + half.T)
+    N_new = half + half.T  # exactly symmetric
+    N_new += N  # = N + (half + half'), without another n x n temporary
 
     K_new = np.array(K, copy=True)
     K_new[j, :] += u

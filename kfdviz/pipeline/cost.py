@@ -126,9 +126,12 @@ def estimate(
     classes: int = 2,
     resolution: int = 200,
     rates: Rates | None = None,
+    spectrum: bool = True,
 ) -> Estimate:
     """The predicted time and peak memory of fitting ``algorithm`` with ``params`` on ``n``
-    training points of dimension ``d`` (a grid picture of ``resolution`` only for 2-D data)."""
+    training points of dimension ``d`` (a grid picture of ``resolution`` only for 2-D data;
+    ``spectrum``: with the kernel matrix's spectrum when the diagnostics have it, which a draft
+    leaves out)."""
     n = max(int(n), 1)
     d = max(int(d), 1)
     r = max(int(classes), 2)
@@ -196,7 +199,7 @@ def estimate(
         flops += 2.0 * g2 * m
         kernel_values += 2.0 * resolution * m
     # The kernel matrix's spectrum in the diagnostics (small problems only).
-    if n <= SPECTRUM_POINTS and family != "kpca":
+    if spectrum and n <= SPECTRUM_POINTS and family != "kpca":
         flops += 4.0 * n**3
         kernel_values += n * n
     big += min(CHUNK_BYTES, 8.0 * 3.0 * n * m) + 8.0 * 4.0 * g2
@@ -217,6 +220,35 @@ _SVMS = frozenset({"svm", "one-class-svm", "svr"})
 # and the machine need not be timed to say so.
 _SLOW = Rates(flops=5e9, kernel_values=2e7)
 _QUICK_AT_SLOW_RATES = 0.25
+
+
+def surely_quick(
+    algorithm: str,
+    params: dict,
+    n: int,
+    d: int = 2,
+    *,
+    classes: int = 2,
+    resolution: int = 200,
+    spectrum: bool = True,
+) -> bool:
+    """Whether the fit is predicted to take less than :data:`_QUICK_AT_SLOW_RATES` even at rates
+    below any machine's (a few tens of milliseconds on a current one), without timing this
+    machine. Never for the mathematical programs and the greedy KFD, whose iteration counts
+    depend on the data."""
+    if algorithm in _PROGRAMS or algorithm == "kfd-greedy":
+        return False
+    e = estimate(
+        algorithm,
+        params,
+        n,
+        d,
+        classes=classes,
+        resolution=resolution,
+        rates=_SLOW,
+        spectrum=spectrum,
+    )
+    return e.seconds < _QUICK_AT_SLOW_RATES
 
 
 def _rates_for(kernel_values: float, flops: float) -> Rates:

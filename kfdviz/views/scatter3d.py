@@ -7,11 +7,19 @@ sessions) have none. There the widget says so and shows the projections 1–2, 1
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QOffscreenSurface, QOpenGLContext
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QOffscreenSurface,
+    QOpenGLContext,
+)
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from .style import LIGHT, Theme, class_qcolor, class_symbol
@@ -26,6 +34,39 @@ MARKER_FRACTION = 0.03
 MIN_MARKER_PX = 8.0
 MAX_MARKER_PX = 14.0
 TEST_MARKER_RATIO = 0.75
+
+
+# The OpenGL view: the points fill about [-1, 1]^3, the axes run to AXIS_END and their names are
+# centred at AXIS_LABEL_AT. The camera starts at CAMERA_DISTANCE and backs off (up to
+# MAX_CAMERA_DISTANCE) where the view is too narrow or too flat for the axes and their names.
+AXIS_END = 1.1
+AXIS_LABEL_AT = 1.25
+CAMERA_DISTANCE = 3.6
+MAX_CAMERA_DISTANCE = 4 * CAMERA_DISTANCE
+# The part of the view's half-width (half-height) that the axes and their names may use.
+CAMERA_MARGIN = 0.9
+
+
+def camera_distance(
+    width_px: float, height_px: float, label_px: float, text_px: float, fov_deg: float = 60.0
+) -> float:
+    """How far the camera must be for the axes' tips and their centred names to stay in view.
+
+    pyqtgraph's field of view is horizontal: at distance d the view shows d tan(fov/2) scene
+    units either side of the centre, and height/width of that up and down. A name centred on
+    its tip reaches half its size beyond it, ``label_px`` / 2 wide and ``text_px`` / 2 high,
+    in pixels that shrink in scene units as the camera backs off. Ignores perspective, hence
+    CAMERA_MARGIN.
+    """
+    w = max(float(width_px), 1.0)
+    h = max(float(height_px), 1.0)
+    # Half-extents (scene units at the centre's depth) that fit the tip and half the name:
+    # AXIS_LABEL_AT + half * (label_px / 2) / (w / 2) <= CAMERA_MARGIN * half.
+    half_width = AXIS_LABEL_AT / max(CAMERA_MARGIN - label_px / w, 0.2)
+    half_height = AXIS_LABEL_AT / max(CAMERA_MARGIN - text_px / h, 0.2)
+    half = max(half_width, half_height * w / h)
+    distance = half / math.tan(math.radians(fov_deg) / 2.0)
+    return min(MAX_CAMERA_DISTANCE, max(CAMERA_DISTANCE, distance))
 
 
 def marker_size(side_px: float, scale: float = 1.0) -> float:
@@ -105,6 +146,7 @@ class Scatter3DView(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._resize_markers()
+        self._fit_camera()
 
     def showEvent(self, event) -> None:
         # Built when first shown: importing PyOpenGL and making a context costs about a second,
@@ -134,7 +176,8 @@ class Scatter3DView(QWidget):
         import pyqtgraph.opengl as gl
 
         view = gl.GLViewWidget()
-        view.setCameraPosition(distance=3.6, elevation=22, azimuth=38)
+        view.setCameraPosition(distance=CAMERA_DISTANCE, elevation=22, azimuth=38)
+        self._camera_distance = CAMERA_DISTANCE  # the last one set here, not by the user
         view.setMinimumSize(200, 200)
         self.scatter = gl.GLScatterPlotItem(pxMode=True)
         self.scatter.setGLOptions("translucent")
@@ -143,16 +186,16 @@ class Scatter3DView(QWidget):
         self.axis_text = []
         for k in range(3):
             end = np.zeros((2, 3))
-            end[0, k] = -1.1
-            end[1, k] = 1.1
+            end[0, k] = -AXIS_END
+            end[1, k] = AXIS_END
             line = gl.GLLinePlotItem(pos=end, width=1.5, antialias=True, mode="lines")
             view.addItem(line)
             self.axes.append(line)
             tip = np.zeros(3)
-            tip[k] = 1.22
-            font = QFont()
-            font.setPointSizeF(9 * self.scale)
-            text = gl.GLTextItem(pos=tip, text=str(k + 1), font=font)
+            tip[k] = AXIS_LABEL_AT
+            text = gl.GLTextItem(pos=tip, text=str(k + 1), font=self._axis_font())
+            if hasattr(text, "alignment"):  # pyqtgraph 0.14: names centred on their tips
+                text.setData(alignment=Qt.AlignmentFlag.AlignCenter)
             view.addItem(text)
             self.axis_text.append(text)
         self.gl_view = view
@@ -244,10 +287,10 @@ class Scatter3DView(QWidget):
                 self.scatter.setData(pos=Q, color=self._colors(), size=self._gl_sizes())
             else:
                 self.scatter.setData(pos=np.zeros((0, 3)))
-            font = QFont()
-            font.setPointSizeF(9 * self.scale)
+            font = self._axis_font()
             for text, label in zip(self.axis_text, self._axis_labels, strict=False):
                 text.setData(text=label, font=font)
+            self._fit_camera()
         for w, a, b, train, test in self.projections:
             size = self.marker_size(w)
             w.getPlotItem().setLabel("bottom", self._axis_labels[a])
@@ -278,6 +321,26 @@ class Scatter3DView(QWidget):
             widget = self.gl_view if self.gl_view is not None else self.stack
         side = min(widget.width(), widget.height())
         return marker_size(side, self.scale)
+
+    def _axis_font(self) -> QFont:
+        font = QFont()
+        font.setPointSizeF(9 * self.scale)
+        return font
+
+    def _fit_camera(self) -> None:
+        """Back the camera off until the axes' names fit the view (a narrow compare panel, a
+        flat dock), unless the user has zoomed since it was last set."""
+        view = self.gl_view
+        if view is None or abs(view.opts["distance"] - self._camera_distance) > 1e-9:
+            return
+        metrics = QFontMetricsF(self._axis_font())
+        label_px = max(metrics.horizontalAdvance(label) for label in self._axis_labels)
+        distance = camera_distance(
+            view.width(), view.height(), label_px, metrics.height(), view.opts["fov"]
+        )
+        if distance != self._camera_distance:
+            view.setCameraPosition(distance=distance)
+            self._camera_distance = distance
 
     def _gl_sizes(self) -> np.ndarray:
         """Per-point sizes for the OpenGL scatter, in device pixels (what pxMode draws)."""

@@ -213,3 +213,52 @@ def test_compare_panels_share_the_width_and_their_3d_markers_are_legible(qtbot, 
     finally:
         w.close()
     assert not w.worker.thread.is_alive()
+
+
+def test_camera_backs_off_only_where_the_axes_names_would_not_fit():
+    from kfdviz.views.scatter3d import (
+        AXIS_LABEL_AT,
+        CAMERA_DISTANCE,
+        CAMERA_MARGIN,
+        MAX_CAMERA_DISTANCE,
+        camera_distance,
+    )
+
+    # A square view with short names keeps the starting distance.
+    assert camera_distance(400, 400, 40, 15) == CAMERA_DISTANCE
+    # Narrower views, longer names and flatter views push it back, up to the limit.
+    assert camera_distance(150, 600, 90, 15) > camera_distance(300, 600, 90, 15)
+    assert camera_distance(150, 600, 120, 15) > camera_distance(150, 600, 90, 15)
+    assert camera_distance(900, 200, 40, 15) > CAMERA_DISTANCE
+    assert (
+        CAMERA_DISTANCE < camera_distance(10, 10, 500, 200) <= MAX_CAMERA_DISTANCE
+    )  # hopeless: bounded
+    # Where it backs off, a name centred on the farthest tip ends inside the margin, both ways.
+    tan = np.tan(np.radians(30.0))
+    for w, h, label, text in [(150, 600, 90, 15), (900, 200, 40, 15), (260, 300, 120, 20)]:
+        half_w = camera_distance(w, h, label, text) * tan
+        half_h = half_w * h / w
+        assert AXIS_LABEL_AT + (label / 2) * half_w / (w / 2) <= CAMERA_MARGIN * half_w + 1e-9
+        assert AXIS_LABEL_AT + (text / 2) * half_h / (h / 2) <= CAMERA_MARGIN * half_h + 1e-9
+
+
+@pytest.mark.gl
+def test_flat_view_moves_the_camera_back_but_keeps_the_users_zoom(qtbot):
+    from kfdviz.views import scatter3d
+
+    view = scatter3d.Scatter3DView()
+    qtbot.addWidget(view)
+    P, y = _three_classes()
+    view.set_points(P, y, np.zeros(len(y), bool), ("first axis", "second axis", "third"), "t")
+    view.resize(500, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.gl_view.opts["distance"] == scatter3d.CAMERA_DISTANCE
+    view.resize(900, 160)  # a flat dock: the vertical extent is the limit
+    qtbot.waitUntil(lambda: view.gl_view.opts["distance"] > scatter3d.CAMERA_DISTANCE)
+    view.resize(500, 500)
+    qtbot.waitUntil(lambda: view.gl_view.opts["distance"] == scatter3d.CAMERA_DISTANCE)
+    view.gl_view.setCameraPosition(distance=2.0)  # the user zooms in with the wheel
+    view.resize(900, 160)
+    qtbot.wait(50)
+    assert view.gl_view.opts["distance"] == 2.0

@@ -59,6 +59,11 @@ class _SVMBase(KernelEstimatorMixin, BaseEstimator):
             "max_iter": self.max_iter,
         }
 
+    def _delegate(self, method: str, X):
+        """The fitted libsvm machine's ``method`` on X, validated as at fit time."""
+        check_is_fitted(self, "svm_")
+        return getattr(self.svm_, method)(self._check_X(X, reset=False))
+
     def _record(self, svm, kern: Kernel, n_samples: int, expansion: bool = True):
         self.svm_ = svm
         self.support_ = svm.support_
@@ -115,12 +120,10 @@ class SupportVectorClassifier(ClassifierMixin, _SVMBase):
         return self
 
     def decision_function(self, X):
-        check_is_fitted(self, "svm_")
-        return self.svm_.decision_function(self._check_X(X, reset=False))
+        return self._delegate("decision_function", X)
 
     def predict(self, X):
-        check_is_fitted(self, "svm_")
-        return self.svm_.predict(self._check_X(X, reset=False))
+        return self._delegate("predict", X)
 
 
 class OneClassSupportVector(OutlierMixin, _SVMBase):
@@ -153,16 +156,13 @@ class OneClassSupportVector(OutlierMixin, _SVMBase):
         return self
 
     def decision_function(self, X):
-        check_is_fitted(self, "svm_")
-        return self.svm_.decision_function(self._check_X(X, reset=False))
+        return self._delegate("decision_function", X)
 
     def score_samples(self, X):
-        check_is_fitted(self, "svm_")
-        return self.svm_.score_samples(self._check_X(X, reset=False))
+        return self._delegate("score_samples", X)
 
     def predict(self, X):
-        check_is_fitted(self, "svm_")
-        return self.svm_.predict(self._check_X(X, reset=False))
+        return self._delegate("predict", X)
 
 
 class SupportVectorRegressor(RegressorMixin, _SVMBase):
@@ -203,8 +203,7 @@ class SupportVectorRegressor(RegressorMixin, _SVMBase):
         return self
 
     def predict(self, X):
-        check_is_fitted(self, "svm_")
-        return self.svm_.predict(self._check_X(X, reset=False))
+        return self._delegate("predict", X)
 
 
 # -- linear baselines -------------------------------------------------------------------------------

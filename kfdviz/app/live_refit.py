@@ -8,21 +8,22 @@ and during a drag the picture did not follow the pointer at all: every mouse mov
 While the last fits of the layout's pictures took less than :data:`QUICK_FIT_SECONDS` together,
 :class:`LiveRefit` takes the request instead: the edit is fitted at once when no fit is running;
 edits that arrive while one runs are fitted when it returns, the newest state only, and nothing
-is cancelled. The newest edit is queued in the fit thread behind the running fit
+is cancelled. The newest edit waits in the fit thread, queued behind the running fit
 (``FitWorker.submit(follow=True)``), so the thread starts it the moment the running fit returns:
 waiting for the window's thread to receive the outcome, draw it and submit again left the fit
-thread idle for 6 to 12 ms per picture during a drag. A dragged point or a scrubbed slider then gets a new picture after every fit, and
-a single edit is drawn one fit (T) after it instead of the debounce and one fit. The last edit
-of a burst waits at most for the fit running and its own (2T, under a second) where the
-debounce would have waited for its interval and one fit; the pictures in between are worth
-that. Slower fits (large data sets) keep the debounce and the cancel, so that a long fit is not
-started on every intermediate value.
+thread idle for 6 to 12 ms per picture during a drag. A dragged point or a scrubbed slider then
+gets a new picture after every fit, and a single edit is drawn one fit (T) after it instead of
+the debounce and one fit. The last edit of a burst waits at most for the fit running and its
+own (2T, under a second) where the debounce would have waited for its interval and one fit; the
+pictures in between are worth that. Slower fits (large data sets) keep the debounce and the
+cancel, so that a long fit is not started on every intermediate value.
 
-A dragged point moves once per display frame (:data:`MOVE_FRAME_MS`): a mouse reports its
-position up to a thousand times a second, and each move redraws every point and the plot. The
-pointer's latest position is applied when the frame ends (the release's at once). With a mouse
-move every 8 ms this gave 22 to 26 pictures per second instead of 18 (500 points, medians of
-three drags, interleaved); applying the first move of a frame at once as well gave 20 to 24.
+A dragged point moves at most once per display frame (:data:`MOVE_FRAME_MS`): a mouse reports
+its position up to a thousand times a second, and each move redraws the plot and asks for a
+fit. A move is applied at once when the point last moved a frame ago or more, else when that
+frame ends, to the pointer's latest position (the release's at once). The frame used to start
+at the first pointer report after a move, so the data changed about every 30 ms with reports
+every 8 ms, and the fit thread often had no newer request to start when a fit returned.
 
 While a point is dragged with the Move tool, only the pictures follow it: the docks (outputs,
 diagnostics, embedding) cost more to draw than the input view and would halve the pictures per

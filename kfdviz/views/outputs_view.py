@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ..pipeline import FitResult, RegressionCurve
 from .style import LIGHT, Theme, class_qcolor
+
+TITLE_POINTS = 9.0
 
 
 def _percent(value: float | None) -> str:
@@ -23,6 +25,7 @@ class OutputsView(QWidget):
         super().__init__(parent)
         self.theme = theme
         self.result: FitResult | None = None
+        self._titles: dict[pg.PlotWidget, str] = {}  # each plot's whole title
 
         self.stack = QStackedWidget()
         # page 0: histograms
@@ -57,10 +60,28 @@ class OutputsView(QWidget):
         layout.addWidget(self.summary)
         self.set_theme(theme)
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        for w in self._titles:
+            self._show_title(w)
+
+    def _set_title(self, w: pg.PlotWidget, text: str) -> None:
+        self._titles[w] = text
+        self._show_title(w)
+
+    def _show_title(self, w: pg.PlotWidget) -> None:
+        """The plot's title, cut with an ellipsis where the dock is too narrow for it (pyqtgraph
+        would clip it at the edge); the whole title is the plot's tooltip then."""
+        text = self._titles[w]
+        font = QFont()
+        font.setPointSizeF(TITLE_POINTS)
+        room = max(w.width() - 16.0, 40.0)
+        shown = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, room)
+        w.getPlotItem().setTitle(shown, size=f"{TITLE_POINTS:g}pt", color=self.theme.foreground)
+        w.setToolTip(text if shown != text else "")
+
     def set_scale(self, scale: float) -> None:
         """Larger axis text and summary (presentation mode) or back (1.0)."""
-        from PySide6.QtGui import QFont
-
         tick = QFont()
         tick.setPointSizeF(max(9.0, 9.0 * scale))
         for w in [self.hist_plot, *self.curve_plots]:
@@ -113,7 +134,7 @@ class OutputsView(QWidget):
         h = result.histograms
         item = self.hist_plot.getPlotItem()
         short = result.feature_label.split(": ", 1)[-1]
-        item.setTitle(f"Histogram of the outputs: {short}", size="9pt", color=self.theme.foreground)
+        self._set_title(self.hist_plot, f"Histogram of the outputs: {short}")
         item.setLabel("left", "density")
         item.setLabel("bottom", "output")
         if h is None:
@@ -167,8 +188,7 @@ class OutputsView(QWidget):
     def _draw_curve_plot(self, w: pg.PlotWidget, result: FitResult, curve: RegressionCurve):
         w.clear()
         theme = self.theme
-        item = w.getPlotItem()
-        item.setTitle(curve.title, size="9pt", color=theme.foreground)
+        self._set_title(w, curve.title)
         X, y, test = result.X[:, 0], np.asarray(result.y, dtype=float), result.test_mask
         if curve.epsilon:
             upper = pg.PlotCurveItem(curve.x, curve.y + curve.epsilon, pen=pg.mkPen(None))

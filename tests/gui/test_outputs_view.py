@@ -1,0 +1,41 @@
+"""The outputs dock's histogram title stays whole where it fits and is cut visibly where not."""
+
+from __future__ import annotations
+
+import pytest
+from gui_helpers import OFFSCREEN_NOISE
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)]
+
+
+def _kfd_result():
+    from kfdviz.bench.numeric import two_class_data
+    from kfdviz.pipeline import FitRequest, run_fit
+
+    X, y = two_class_data(120, seed=3)
+    return run_fit(FitRequest("kfd", {"width": 1.0, "mu": 1e-3}, X, y))
+
+
+def test_histogram_title_is_cut_to_the_plot_and_whole_again_when_wide(qtbot):
+    from kfdviz.views.outputs_view import OutputsView
+
+    view = OutputsView()
+    qtbot.addWidget(view)
+    view.resize(260, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    result = _kfd_result()
+    view.set_result(result)
+    title = view.hist_plot.getPlotItem().titleLabel
+    whole = "Histogram of the outputs: " + result.feature_label.split(": ", 1)[-1]
+
+    def drawn_width():
+        return title.item.boundingRect().width()
+
+    assert title.text.endswith("…") and title.text != whole
+    assert drawn_width() <= view.hist_plot.width()
+    assert view.hist_plot.toolTip() == whole  # the whole title is still there to read
+    view.resize(900, 300)
+    qtbot.waitUntil(lambda: title.text == whole)
+    assert drawn_width() <= view.hist_plot.width()
+    assert view.hist_plot.toolTip() == ""

@@ -422,11 +422,6 @@ class PresentationMixin:
         else:
             self.showNormal()
         self.restoreGeometry(snap["geometry"])
-        self.restoreState(snap["state"])
-        if self.size() != snap["size"]:
-            # The window system resizes the window later: the docks' sizes are relative to the
-            # window's, so lay them out again once it has its size.
-            self._state_after_resize = (snap["size"], snap["state"])
         self.menuBar().show()
         self.statusBar().show()
         self.toolbar.setVisible(snap["toolbar"])
@@ -460,6 +455,13 @@ class PresentationMixin:
         self._docks_before_compare = None
         self.set_layout(snap["layout"], fit=False)
         self._docks_before_compare = snap["docks_before_compare"]
+        # The docks after the user's layout: with a slide's compare panels still setting the
+        # central area's minimum, the docks' widths widened the window (1200 px became 1263).
+        self.restoreState(snap["state"])
+        if self.size() != snap["size"]:
+            # The window system resizes the window later: the docks' sizes are relative to the
+            # window's, so lay them out again once it has its size.
+            self._state_after_resize = (snap["size"], snap["state"])
         # the fits of the user's data are still there: show them, no refit
         self.data.attach(snap["data"], notify=False)
         self._refresh_points(reframe=True)

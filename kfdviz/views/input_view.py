@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..pipeline import FitResult
-from .style import LIGHT, Theme, class_qcolor, class_symbol
+from .style import LIGHT, Theme, class_qcolor, class_symbol, elided_title
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 
@@ -130,6 +130,7 @@ class InputSpaceView(QWidget):
         self.item.getAxis("left").setWidth(44)
         self.compact = compact
         self._title_shown: tuple | None = None
+        self._title_whole: tuple[str, dict] | None = None  # the title before it is cut
         if not compact:  # compact views (compare panels) have their caption outside the plot
             self._set_title("\u00a0", size="10pt")
 
@@ -388,11 +389,26 @@ class InputSpaceView(QWidget):
         self._draw_curve(result)
 
     def _set_title(self, text: str, **opts) -> None:
-        """The plot's title; not set again when unchanged (pyqtgraph lays the label out anew)."""
-        key = (text, tuple(sorted(opts.items())))
+        """The plot's title, cut to the plot's width; not set again when unchanged (pyqtgraph
+        lays the label out anew)."""
+        self._title_whole = (text, opts)
+        points = float(opts.get("size", "10pt").removesuffix("pt"))
+        # The title sits over the view box only: the plot less the left axis, the colour bar
+        # and the layout's margins and spacing.
+        room = self.plot.width() - self.item.getAxis("left").width() - 24.0
+        colorbar = getattr(self, "colorbar", None)  # not yet made when the empty title is set
+        if colorbar is not None and colorbar.isVisible():
+            room -= colorbar.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+        shown = elided_title(text, points, room)
+        key = (shown, tuple(sorted(opts.items())))
         if key != self._title_shown:
             self._title_shown = key
-            self.item.setTitle(text, **opts)
+            self.item.setTitle(shown, **opts)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._title_whole is not None:
+            self._set_title(*self._title_whole[:1], **self._title_whole[1])
 
     def _hide_contours(self, curves: int = 0, labels: int = 0) -> None:
         """Keep the first ``curves`` lines and ``labels`` labels of the pools, hide the rest."""

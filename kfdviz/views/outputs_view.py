@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ..pipeline import FitResult, RegressionCurve
-from .style import LIGHT, Theme, class_qcolor
+from .style import LIGHT, Theme, class_qcolor, elided_title
 
 TITLE_POINTS = 9.0
 
@@ -73,10 +73,7 @@ class OutputsView(QWidget):
         """The plot's title, cut with an ellipsis where the dock is too narrow for it (pyqtgraph
         would clip it at the edge); the whole title is the plot's tooltip then."""
         text = self._titles[w]
-        font = QFont()
-        font.setPointSizeF(TITLE_POINTS)
-        room = max(w.width() - 16.0, 40.0)
-        shown = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, room)
+        shown = elided_title(text, TITLE_POINTS, w.width() - 16.0)
         w.getPlotItem().setTitle(shown, size=f"{TITLE_POINTS:g}pt", color=self.theme.foreground)
         w.setToolTip(text if shown != text else "")
 

@@ -11,7 +11,8 @@ from dataclasses import asdict
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPalette
 from PySide6.QtWidgets import QApplication
 
 from ..figure import palette
@@ -22,6 +23,14 @@ def class_qcolor(label_index: int, alpha: int = 255) -> QColor:
     c = QColor(class_color(label_index))
     c.setAlpha(alpha)
     return c
+
+
+def elided_title(text: str, points: float, width_px: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width_px`` at ``points``: a pyqtgraph title is as
+    wide as its text, and a longer one than its plot widens the scene past the widget's edge."""
+    font = QFont()
+    font.setPointSizeF(points)
+    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, max(width_px, 40.0))
 
 
 def _colormap(positions, anchors, name: str) -> pg.ColorMap:

@@ -42,6 +42,11 @@ def _step(qtbot, w, key, expected: str) -> None:
 
 def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     w = window
+    # Narrower than the default: leaving presentation mode widened such a window (the docks were
+    # restored while a slide's compare panels still set the central area's minimum), and the
+    # plot's title, wider than the plot, pushed the scene past its edge.
+    w.resize(1200, 760)
+    qtbot.waitUntil(lambda: (w.width(), w.height()) == (1200, 760), timeout=5_000)
     w.set_deck(DECK)
     # the user's own work: a point drawn and a parameter changed
     press_key(qtbot, w, KEY.Key_A)

@@ -1,4 +1,5 @@
-"""The outputs dock's histogram title stays whole where it fits and is cut visibly where not."""
+"""Plot titles stay whole where they fit and are cut visibly where not: a pyqtgraph title is as
+wide as its text, and a longer one than its plot pushed the scene past the widget's edge."""
 
 from __future__ import annotations
 
@@ -39,3 +40,21 @@ def test_histogram_title_is_cut_to_the_plot_and_whole_again_when_wide(qtbot):
     qtbot.waitUntil(lambda: title.text == whole)
     assert drawn_width() <= view.hist_plot.width()
     assert view.hist_plot.toolTip() == ""
+
+
+def test_input_view_title_never_widens_the_scene_past_the_plot(qtbot):
+    from kfdviz.views.input_view import InputSpaceView
+
+    view = InputSpaceView()
+    qtbot.addWidget(view)
+    view.resize(380, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    result = _kfd_result()
+    view.set_result(result, title="A long heading: " + result.feature_label)
+    plot = view.plot
+    qtbot.waitUntil(lambda: plot.ci.geometry().width() <= plot.width() + 1, timeout=5_000)
+    assert view.item.titleLabel.text.endswith("…")
+    view.resize(1400, 600)
+    qtbot.waitUntil(lambda: view.item.titleLabel.text == "A long heading: " + result.feature_label)
+    assert plot.ci.geometry().width() <= plot.width() + 1

@@ -73,7 +73,9 @@ class OutputsView(QWidget):
         """The plot's title, cut with an ellipsis where the dock is too narrow for it (pyqtgraph
         would clip it at the edge); the whole title is the plot's tooltip then."""
         text = self._titles[w]
-        shown = elided_title(text, TITLE_POINTS, w.width() - 16.0)
+        # The title sits over the view box: the plot less its left axis and the margins.
+        room = w.width() - w.getPlotItem().getAxis("left").width() - 24.0
+        shown = elided_title(text, TITLE_POINTS, room)
         w.getPlotItem().setTitle(shown, size=f"{TITLE_POINTS:g}pt", color=self.theme.foreground)
         w.setToolTip(text if shown != text else "")
 

@@ -172,11 +172,13 @@ class OutputsView(QWidget):
             self.hist_items.append(curve)
             swatch = "■" if role == "train" else "▭"
             role_text = "training" if role == "train" else "test"
+            entry = f"{name} {role_text}" if has_test else name
             legend.append(
-                f"<span style='color:{color.name()}'>{swatch}</span> {name}"
-                + (f" {role_text}" if has_test else "")
+                f"<span style='color:{color.name()}'>{swatch}</span>&nbsp;"
+                + entry.replace(" ", "&nbsp;")
             )
-        self._legend_html = "&nbsp;&nbsp;".join(legend)
+        # Lines break between entries, never inside one ("class 2" / "test").
+        self._legend_html = "&nbsp; ".join(legend)
         if result.threshold is not None:
             self.threshold_line.setValue(result.threshold)
             self.threshold_line.show()

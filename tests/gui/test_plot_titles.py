@@ -9,12 +9,15 @@ from gui_helpers import OFFSCREEN_NOISE
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)]
 
 
-def _kfd_result():
+def _kfd_result(with_test: bool = False):
+    import numpy as np
+
     from kfdviz.bench.numeric import two_class_data
     from kfdviz.pipeline import FitRequest, run_fit
 
     X, y = two_class_data(120, seed=3)
-    return run_fit(FitRequest("kfd", {"width": 1.0, "mu": 1e-3}, X, y))
+    test = (np.arange(120) % 4 == 0) if with_test else None
+    return run_fit(FitRequest("kfd", {"width": 1.0, "mu": 1e-3}, X, y, test_mask=test))
 
 
 def test_histogram_title_is_cut_to_the_plot_and_whole_again_when_wide(qtbot):
@@ -61,3 +64,20 @@ def test_input_view_title_never_widens_the_scene_past_the_plot(qtbot):
     view.resize(1400, 600)
     qtbot.waitUntil(lambda: view.item.titleLabel.text == "A long heading: " + result.feature_label)
     assert plot.ci.geometry().width() <= plot.width() + 1
+
+
+def test_outputs_legend_breaks_lines_between_entries_only(qtbot):
+    import re
+
+    from kfdviz.views.outputs_view import OutputsView
+
+    view = OutputsView()
+    qtbot.addWidget(view)
+    view.resize(300, 300)
+    view.show()
+    view.set_result(_kfd_result(with_test=True))
+    text = re.sub(r"<[^>]+>", "", view._legend_html)
+    entries = text.split("&nbsp; ")
+    assert len(entries) == 4  # two classes, training and test
+    assert all(" " not in entry for entry in entries), entries
+    assert entries[0].replace("&nbsp;", " ") == "■ class 1 training"

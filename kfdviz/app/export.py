@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from ..figure.export import DEFAULT_DPI, MAX_DPI, MAX_PIXELS, default_size, format_of
 from ..figure.plan import FigurePlan, PanelPlan
+from .file_dialogs import EXPORT_FOLDER, ask_save_path, last_folder, remember_folder
 
 SLIDE = (1600, 900)
 COLUMN_INCHES = 3.5
@@ -212,12 +212,11 @@ class ExportDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.windowTitle(), self.path_edit.text(), FIGURE_FILTER
+        # Starts at the path in the field (the remembered export folder, or what was typed).
+        path = ask_save_path(
+            self, self.windowTitle(), self.path_edit.text(), FIGURE_FILTER, suffix=".png"
         )
         if path:
-            if not Path(path).suffix:
-                path += ".png"
             self.path_edit.setText(path)
 
     def _accept(self) -> None:
@@ -387,8 +386,14 @@ class ExportMixin:
         """File → Export data…: points, labels, roles, outputs, embeddings and parameters."""
         if not self._export_ready():
             return
-        default = str(Path(self._export_folder()) / f"{self._export_name()}.csv")
-        path, _ = QFileDialog.getSaveFileName(self, "Export data", default, DATA_FILTER)
+        path = ask_save_path(
+            self,
+            "Export data",
+            f"{self._export_name()}.csv",
+            DATA_FILTER,
+            getattr(self, "settings", None),
+            EXPORT_FOLDER,
+        )
         if path:
             self.export_data_to(path)
 
@@ -469,12 +474,10 @@ class ExportMixin:
         return safe_name(getattr(self, "preset_name", None) or "kfdviz-figure")
 
     def _export_folder(self) -> str:
-        folder = self._setting("export_folder", "") if hasattr(self, "_setting") else ""
-        return str(folder) if folder and Path(str(folder)).is_dir() else str(Path.cwd())
+        return last_folder(getattr(self, "settings", None), EXPORT_FOLDER)
 
     def _remember_export_folder(self, path) -> None:
-        if getattr(self, "settings", None) is not None:
-            self.settings.setValue("export_folder", str(Path(path).resolve().parent))
+        remember_folder(getattr(self, "settings", None), path, EXPORT_FOLDER)
 
 
 __all__ = [

@@ -20,7 +20,6 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QSettings, Qt, 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -46,12 +45,17 @@ from .compare import CompareView, SlotState, default_compare_slots
 from .data_model import DataModel
 from .data_panel import DataPanel
 from .export import ExportMixin
+from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
 from .gallery import GalleryMixin
 from .large_data import LargeDataGuard
 from .live_refit import LiveRefit
 from .presentation import SCALE as PRESENTATION_SCALE
 from .presentation import PresentationMixin, SlideCounter
 from .sweep_panel import SweepMixin
+
+SESSION_FILTER = "kfdviz sessions (*.kfdviz);;All files (*)"
+POINTS_OPEN_FILTER = "Data files (*.csv *.txt *.npz *.json);;All files (*)"
+POINTS_SAVE_FILTER = "CSV (*.csv);;NumPy (*.npz)"
 
 DEBOUNCE_MS = 150
 # Show the progress bar only for fits that take longer than this.
@@ -713,9 +717,7 @@ class MainWindow(
         )
 
     def open_session(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Open session", "", "kfdviz sessions (*.kfdviz);;All files (*)"
-        )
+        path = ask_open_path(self, "Open session", SESSION_FILTER, self.settings)
         if path:
             self.open_session_file(path)
 
@@ -729,8 +731,8 @@ class MainWindow(
         return True
 
     def save_session(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Save session", "figure.kfdviz", "kfdviz sessions (*.kfdviz)"
+        path = ask_save_path(
+            self, "Save session", "figure.kfdviz", SESSION_FILTER, self.settings, suffix=".kfdviz"
         )
         if path:
             self.save_session_file(path)
@@ -775,9 +777,7 @@ class MainWindow(
         )
 
     def open_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Load points", "", "Data files (*.csv *.txt *.npz *.json);;All files (*)"
-        )
+        path = ask_open_path(self, "Load points", POINTS_OPEN_FILTER, self.settings)
         if path:
             self.load_file(path)
 
@@ -796,8 +796,8 @@ class MainWindow(
         return True
 
     def save_file(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Save points", "points.csv", "CSV (*.csv);;NumPy (*.npz)"
+        path = ask_save_path(
+            self, "Save points", "points.csv", POINTS_SAVE_FILTER, self.settings, suffix=".csv"
         )
         if path:
             self.save_to(path)
@@ -813,9 +813,29 @@ class MainWindow(
         return True
 
     def export_png(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save screenshot", "kfdviz.png", "PNG (*.png)")
+        path = ask_save_path(
+            self,
+            "Save screenshot",
+            "kfdviz.png",
+            "PNG (*.png)",
+            self.settings,
+            EXPORT_FOLDER,
+            ".png",
+        )
         if path:
-            self.central.grab().save(path)
+            self.save_screenshot_to(path)
+
+    def save_screenshot_to(self, path: str) -> bool:
+        """The window's plots as they are on screen, as a PNG image; failures are said in place."""
+        if not self.central.grab().save(path, "PNG"):
+            self._show_status(
+                f"Could not save the screenshot to {path}: check that the folder exists and can "
+                "be written to",
+                kind="error",
+            )
+            return False
+        self._show_status(f"Saved the screenshot to {Path(path).name}", kind="info")
+        return True
 
     # -- layout, theme, options ----------------------------------------------------------------
     def _layout_slot_names(self) -> list[str]:

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from .. import deck as decks
 from .. import presets
+from .file_dialogs import ask_open_path, ask_save_path
 
 SCALE = 2.3  # 9 pt axis text becomes 20.7 pt; lines and markers grow alike
 NEXT_KEYS = {Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_PageDown, Qt.Key.Key_Space}
@@ -194,16 +194,22 @@ class DeckDialog(QDialog):
         return True
 
     def _open(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open deck", "", DECK_FILTER)
+        path = ask_open_path(self, "Open deck", DECK_FILTER, self._settings())
         if path:
             self.load_from(path)
 
     def _save(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save deck", f"deck{decks.SUFFIX}", DECK_FILTER)
+        path = ask_save_path(
+            self, "Save deck", f"deck{decks.SUFFIX}", DECK_FILTER, self._settings()
+        )
         if path:
             if not path.endswith(decks.SUFFIX):
                 path += decks.SUFFIX
             self.save_to(path)
+
+    def _settings(self):
+        """The window's settings (where its file dialogs last were), if it has any."""
+        return getattr(self.parent(), "settings", None)
 
     def _accept(self) -> None:
         try:

@@ -163,6 +163,22 @@ def _grid_shape(n: int) -> tuple[int, int]:
     return 2, int(np.ceil(n / 2))
 
 
+def _histogram_panels(result, title: str, caption: str) -> list[PanelPlan]:
+    """One output histogram for the training set and, if there is one, one for the test set."""
+    roles = ["train"] + (["test"] if result.n_test else [])
+    return [
+        PanelPlan(
+            "histogram",
+            f"{title}: {'training' if role == 'train' else 'test'} set",
+            caption,
+            describe_measures(result, role),
+            result=result,
+            role=role,
+        )
+        for role in roles
+    ]
+
+
 def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
     """The panels of ``state``'s picture, from its results (FitResult or a failure message)."""
     from ..session import VIEW_DEFAULTS
@@ -189,18 +205,7 @@ def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
             if r.kind == "regressor":
                 panels.append(PanelPlan("regression", title, caption, measures, result=r))
             elif state.view == "outputs" and r.histograms is not None:
-                roles = ["train"] + (["test"] if r.n_test else [])
-                for role in roles:
-                    panels.append(
-                        PanelPlan(
-                            "histogram",
-                            f"{title}: {'training' if role == 'train' else 'test'} set",
-                            caption,
-                            describe_measures(r, role),
-                            result=r,
-                            role=role,
-                        )
-                    )
+                panels.extend(_histogram_panels(r, title, caption))
             elif r.grid is not None and state.view != "embedding":
                 panels.append(PanelPlan("input", title, caption, measures, result=r))
             elif (
@@ -209,18 +214,7 @@ def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
                 and (r.embedding is None or r.embedding.shape[1] < 2)
             ):
                 # a one-dimensional discriminant of high-dimensional data: its outputs say most
-                roles = ["train"] + (["test"] if r.n_test else [])
-                for role in roles:
-                    panels.append(
-                        PanelPlan(
-                            "histogram",
-                            f"{title}: {'training' if role == 'train' else 'test'} set",
-                            caption,
-                            describe_measures(r, role),
-                            result=r,
-                            role=role,
-                        )
-                    )
+                panels.extend(_histogram_panels(r, title, caption))
             elif r.embedding is not None or r.points3d is not None:
                 if (
                     not shown_input

@@ -542,14 +542,7 @@ class MainWindow(
         view.addAction(self.presentation_action)
         view.addAction(self.deck_action)
         view.addSeparator()
-        for dock in (
-            self.data_dock,
-            self.algorithm_dock,
-            self.outputs_dock,
-            self.embedding_dock,
-            self.diagnostics_dock,
-            self.sweep_dock,
-        ):
+        for dock in self._docks():
             view.addAction(dock.toggleViewAction())
         preset_menu = menu.addMenu("&Presets")
         preset_menu.addAction(self.gallery_action)

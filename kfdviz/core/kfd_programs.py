@@ -603,12 +603,13 @@ def _solve_lp_dual(Kxz, y, C, mu, max_iter):
     from the pilot's basis; the optimum is the same, as the tests check.
     """
     rng = np.random.default_rng(0)  # a deterministic pilot: the same fit for the same data
-    alpha, b, _basis = _dual_simplex(Kxz, y, C, mu, max_iter, rng)
+    alpha, b, _ = _dual_simplex(Kxz, y, C, mu, max_iter, rng)
     return alpha, b, "highs-lp-dual", "optimal", []
 
 
-def _dual_simplex(Kxz, y, C, mu, max_iter, rng):
-    """Solve the LP dual; return alpha, b and the optimal basis (column and row status codes)."""
+def _dual_simplex(Kxz, y, C, mu, max_iter, rng, *, with_basis=False):
+    """Solve the LP dual; return alpha, b and, ``with_basis``, the optimal basis (column and
+    row status codes; else None)."""
     import highspy
 
     n, m = Kxz.shape
@@ -664,11 +665,13 @@ def _dual_simplex(Kxz, y, C, mu, max_iter, rng):
     row_dual = np.asarray(highs.getSolution().row_dual, dtype=float)
     alpha = -row_dual[:m]
     alpha[alpha == 0.0] = 0.0  # no negative zeros
-    basis = highs.getBasis()
-    codes = (
-        np.array([int(v) for v in basis.col_status], dtype=np.int8),
-        np.array([int(v) for v in basis.row_status], dtype=np.int8),
-    )
+    codes = None
+    if with_basis:
+        basis = highs.getBasis()
+        codes = (
+            np.array([int(v) for v in basis.col_status], dtype=np.int8),
+            np.array([int(v) for v in basis.row_status], dtype=np.int8),
+        )
     return alpha, -float(row_dual[m]), codes
 
 
@@ -690,7 +693,7 @@ def _start_from_pilot(highs, Kxz, y, C, mu, max_iter, rng):
         return  # a group missing from the part: no pilot
     try:
         alpha, b, (col_codes, row_codes) = _dual_simplex(
-            Kxz[part], y[part], C_part, mu * part.size / n, max_iter, rng
+            Kxz[part], y[part], C_part, mu * part.size / n, max_iter, rng, with_basis=True
         )
     except ProgramError:
         return  # the pilot is only a start: HiGHS then starts on its own

@@ -408,7 +408,8 @@ class InputSpaceView(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._title_whole is not None:
-            self._set_title(*self._title_whole[:1], **self._title_whole[1])
+            text, opts = self._title_whole
+            self._set_title(text, **opts)
 
     def _hide_contours(self, curves: int = 0, labels: int = 0) -> None:
         """Keep the first ``curves`` lines and ``labels`` labels of the pools, hide the rest."""

@@ -116,5 +116,6 @@ __all__ = [
     "class_color",
     "class_qcolor",
     "class_symbol",
+    "elided_title",
     "error_style",
 ]

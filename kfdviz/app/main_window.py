@@ -812,8 +812,8 @@ class MainWindow(
             "kfdviz.png",
             "PNG (*.png)",
             self.settings,
-            EXPORT_FOLDER,
-            ".png",
+            key=EXPORT_FOLDER,
+            suffix=".png",
         )
         if path:
             self.save_screenshot_to(path)

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..estimators import registry
 from . import cost
+from .advice import fit_advice
 from .geometry import (
     choose_levels,
     contour_lines,
@@ -114,7 +115,8 @@ def run_fit(
             result = builder.build()
         caught.extend(_warning_text(w) for w in records)
     timings["total"] = perf_counter() - t_start
-    all_warnings = tuple(dict.fromkeys([*builder.warnings, *caught]))
+    notes = fit_advice(params, result)
+    all_warnings = tuple(dict.fromkeys([*builder.warnings, *caught, *notes]))
     report(1.0, "Done")
     return _replace(result, warnings=all_warnings, timings=timings)
 

@@ -1,0 +1,125 @@
+"""Advice on parameters that make a picture misleading: a kernel far from the data's scale, and
+a fit that memorizes its training points.
+
+The Gaussian kernel is the papers' exp(-||x - z||^2 / c). Its natural scale is the data's
+typical squared distance: the median over pairs of training points (``width_from_data``).
+Far below it the kernel matrix is close to the identity (every point an island of its own, the
+picture blank between the points); far above it, close to the all-ones matrix (every point alike,
+the features nearly linear). Both are measured on the kernel values themselves, so the advice
+does not depend on a rule of thumb about the width alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# At most this many training points are used to measure the data's scale (pairwise distances of
+# a fixed, evenly spaced subsample: repeatable and O(SCALE_POINTS^2)).
+SCALE_POINTS = 400
+# Off-diagonal kernel values: below ISLAND (median) the kernel matrix is about the identity; above
+# FLAT (the smallest one) it is about the all-ones matrix.
+ISLAND = 1e-3
+FLAT = 0.999
+# Training error at most MEMORIZED while the test error is at least CHANCE_FRACTION of the error
+# of guessing the most frequent class: the fit has learned the training points, not the classes.
+MEMORIZED = 0.02
+CHANCE_FRACTION = 0.8
+
+
+def _subsample(X: np.ndarray) -> np.ndarray:
+    X = np.asarray(X, dtype=float)
+    if X.shape[0] <= SCALE_POINTS:
+        return X
+    index = np.linspace(0, X.shape[0] - 1, SCALE_POINTS).round().astype(int)
+    return X[index]
+
+
+def _pairwise_squared(X: np.ndarray) -> np.ndarray:
+    """The squared distances of distinct pairs of rows (the upper triangle)."""
+    with np.errstate(over="ignore", invalid="ignore"):  # huge coordinates: inf/nan, checked
+        sq = np.einsum("ij,ij->i", X, X)
+        D2 = sq[:, None] + sq[None, :] - 2.0 * (X @ X.T)
+    iu = np.triu_indices(X.shape[0], k=1)
+    return np.maximum(D2[iu], 0.0)
+
+
+def width_from_data(X) -> float:
+    """The median squared distance between training points: a Gaussian width (exp(-d^2 / c)) at
+    the data's own scale.
+
+    Raises ``ValueError`` when there are fewer than two distinct points, which have no scale.
+    """
+    X = _subsample(X)
+    if X.ndim != 2 or X.shape[0] < 2:
+        raise ValueError("The width from the data needs at least two points.")
+    d2 = _pairwise_squared(X) if np.all(np.isfinite(X)) else np.array([np.inf])
+    d2 = d2[d2 > 0]
+    if d2.size == 0 or not np.all(np.isfinite(d2)):
+        raise ValueError(
+            "The width from the data needs at least two distinct points with finite coordinates."
+        )
+    return float(np.median(d2))
+
+
+def kernel_scale_advice(X_train, params: dict) -> str | None:
+    """A warning when a Gaussian kernel's width is far from the data's scale, else None."""
+    if params.get("kernel", "rbf") != "rbf" or "width" not in params:
+        return None
+    width = float(params["width"])
+    X = _subsample(X_train)
+    if X.shape[0] < 2 or not np.isfinite(width) or width <= 0 or not np.all(np.isfinite(X)):
+        return None
+    d2 = _pairwise_squared(X)
+    if d2.size == 0 or not np.all(np.isfinite(d2)):
+        return None
+    with np.errstate(over="ignore", under="ignore"):
+        k = np.exp(-d2 / width)
+    try:
+        scale = width_from_data(X)
+    except ValueError:
+        return None
+    if np.median(k) < ISLAND:
+        return (
+            f"The kernel width {width:.3g} is far below the data's scale (median squared "
+            f"distance {scale:.3g}): the kernel matrix is almost the identity, every point is an "
+            "island and the picture is flat between the points. Try a width near the data's "
+            "scale (Width from data)."
+        )
+    if k.min() > FLAT:
+        return (
+            f"The kernel width {width:.3g} is far above the data's scale (median squared "
+            f"distance {scale:.3g}): every kernel value is almost 1, so the features are nearly "
+            "linear. Try a width near the data's scale (Width from data)."
+        )
+    return None
+
+
+def memorization_advice(train_error, test_error, y_test) -> str | None:
+    """A warning when a classifier is (nearly) perfect on its training points and no better
+    than guessing on the test points, else None."""
+    if train_error is None or test_error is None or y_test is None or len(y_test) < 10:
+        return None
+    _, counts = np.unique(np.asarray(y_test), return_counts=True)
+    chance = 1.0 - counts.max() / counts.sum()
+    if chance <= 0:
+        return None
+    if train_error <= MEMORIZED and test_error >= CHANCE_FRACTION * chance:
+        return (
+            f"Training error {100 * train_error:.1f} % but test error {100 * test_error:.1f} % "
+            f"(guessing: {100 * chance:.0f} %): the fit memorizes the training points. Increase "
+            "the kernel width or the regularization μ."
+        )
+    return None
+
+
+def fit_advice(params: dict, result) -> list[str]:
+    """The advice for one fit's result (a ``FitResult``): what on screen may mislead, and why."""
+    train = ~np.asarray(result.test_mask, dtype=bool)
+    notes = [kernel_scale_advice(np.asarray(result.X)[train], params)]
+    if result.error_name == "error" and result.y is not None:
+        y_test = np.asarray(result.y)[~train]
+        notes.append(memorization_advice(result.train_error, result.test_error, y_test))
+    return [n for n in notes if n]
+
+
+__all__ = ["fit_advice", "kernel_scale_advice", "memorization_advice", "width_from_data"]

@@ -102,3 +102,11 @@ def test_memorization_advice_rule(train, test, y_test, expected):
 def test_huge_coordinates_give_no_advice_and_no_warning():
     X = np.array([[0.0, 0.0], [1e200, 0.0], [0.0, 1.0]])
     assert kernel_scale_advice(X, {"kernel": "rbf", "width": 1.0}) is None
+
+
+def test_a_local_kernel_on_dense_structured_data_gets_no_advice():
+    # Hoffmann's ring, line and square: a width far below the median squared distance, but
+    # every point has close neighbours.
+    X, _ = datasets.make("ring_line_square", n_samples=600, noise=0.02, seed=0)
+    assert width_from_data(X) > 10 * 0.32
+    assert kernel_scale_advice(X, {"kernel": "rbf", "width": 0.32}) is None

@@ -2,11 +2,12 @@
 a fit that memorizes its training points.
 
 The Gaussian kernel is the papers' exp(-||x - z||^2 / c). Its natural scale is the data's
-typical squared distance: the median over pairs of training points (``width_from_data``).
-Far below it the kernel matrix is close to the identity (every point an island of its own, the
-picture blank between the points); far above it, close to the all-ones matrix (every point alike,
-the features nearly linear). Both are measured on the kernel values themselves, so the advice
-does not depend on a rule of thumb about the width alone.
+typical squared distance: the median over pairs of training points (``width_from_data``), a
+starting point, not an optimum (a local kernel on structured data is often far narrower). The
+advice is measured on the kernel values themselves: when most points' nearest neighbour has a
+kernel value near 0 the kernel matrix is about the identity (every point an island of its own,
+the picture flat between the points); when every kernel value is near 1, about the all-ones
+matrix (every point alike, the features nearly linear).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import numpy as np
 # At most this many training points are used to measure the data's scale (pairwise distances of
 # a fixed, evenly spaced subsample: repeatable and O(SCALE_POINTS^2)).
 SCALE_POINTS = 400
-# Off-diagonal kernel values: below ISLAND (median) the kernel matrix is about the identity; above
-# FLAT (the smallest one) it is about the all-ones matrix.
+# Kernel values: when the median point's nearest neighbour is below ISLAND the kernel matrix is
+# about the identity; when the smallest value is above FLAT, about the all-ones matrix.
 ISLAND = 1e-3
 FLAT = 0.999
 # Training error at most MEMORIZED while the test error is at least CHANCE_FRACTION of the error
@@ -34,13 +35,17 @@ def _subsample(X: np.ndarray) -> np.ndarray:
     return X[index]
 
 
-def _pairwise_squared(X: np.ndarray) -> np.ndarray:
-    """The squared distances of distinct pairs of rows (the upper triangle)."""
+def _squared_distances(X: np.ndarray) -> np.ndarray:
+    """The matrix of squared distances between the rows of X."""
     with np.errstate(over="ignore", invalid="ignore"):  # huge coordinates: inf/nan, checked
         sq = np.einsum("ij,ij->i", X, X)
         D2 = sq[:, None] + sq[None, :] - 2.0 * (X @ X.T)
-    iu = np.triu_indices(X.shape[0], k=1)
-    return np.maximum(D2[iu], 0.0)
+    return np.maximum(D2, 0.0)
+
+
+def _pairwise_squared(X: np.ndarray) -> np.ndarray:
+    """The squared distances of distinct pairs of rows (the upper triangle)."""
+    return _squared_distances(X)[np.triu_indices(X.shape[0], k=1)]
 
 
 def width_from_data(X) -> float:
@@ -69,27 +74,29 @@ def kernel_scale_advice(X_train, params: dict) -> str | None:
     X = _subsample(X_train)
     if X.shape[0] < 2 or not np.isfinite(width) or width <= 0 or not np.all(np.isfinite(X)):
         return None
-    d2 = _pairwise_squared(X)
-    if d2.size == 0 or not np.all(np.isfinite(d2)):
+    D2 = _squared_distances(X)
+    if not np.all(np.isfinite(D2)):
         return None
     with np.errstate(over="ignore", under="ignore"):
-        k = np.exp(-d2 / width)
+        K = np.exp(-D2 / width)
+    np.fill_diagonal(K, np.nan)
     try:
         scale = width_from_data(X)
     except ValueError:
         return None
-    if np.median(k) < ISLAND:
+    nearest = np.nanmax(K, axis=1)
+    if np.median(nearest) < ISLAND:
         return (
             f"The kernel width {width:.3g} is far below the data's scale (median squared "
-            f"distance {scale:.3g}): the kernel matrix is almost the identity, every point is an "
-            "island and the picture is flat between the points. Try a width near the data's "
-            "scale (Width from data)."
+            f"distance {scale:.3g}): most points' nearest neighbour has a kernel value below "
+            f"{ISLAND:g}, so the kernel matrix is almost the identity and the picture is flat "
+            "between the points. Try a larger width (Width from data gives the data's scale)."
         )
-    if k.min() > FLAT:
+    if np.nanmin(K) > FLAT:
         return (
             f"The kernel width {width:.3g} is far above the data's scale (median squared "
             f"distance {scale:.3g}): every kernel value is almost 1, so the features are nearly "
-            "linear. Try a width near the data's scale (Width from data)."
+            "linear. Try a smaller width (Width from data gives the data's scale)."
         )
     return None
 

@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..pipeline import FitResult
+from .overlay import PictureOverlay
 from .style import LIGHT, Theme, class_qcolor, class_symbol, elided_title
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
@@ -200,6 +201,9 @@ class InputSpaceView(QWidget):
         layout.addWidget(self.readout)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         _skip_hover_during_tool_drags(self.plot.scene(), self.viewbox)
+        # Says when the picture is not the current one (a failed or pending fit) or is being
+        # computed (a long fit); see overlay.py.
+        self.overlay = PictureOverlay(self.plot, theme=theme)
         self.set_theme(theme)
 
     # -- theme and options ---------------------------------------------------------------------
@@ -217,6 +221,7 @@ class InputSpaceView(QWidget):
         self.tangent_item.setPen(pg.mkPen(theme.foreground, width=1.2 * s))
         self.curve.setPen(pg.mkPen(theme.boundary, width=2.2 * s))
         self.hint.setColor(theme.muted)
+        self.overlay.set_theme(theme)
         self._redraw_points()
         if self.result is not None:
             self.set_result(self.result)

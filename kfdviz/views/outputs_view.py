@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ..pipeline import FitResult, RegressionCurve
+from .overlay import PictureOverlay
 from .style import LIGHT, Theme, class_qcolor, elided_title
 
 TITLE_POINTS = 9.0
@@ -58,6 +59,7 @@ class OutputsView(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.summary)
+        self.overlay = PictureOverlay(self.stack, theme=theme)
         self.set_theme(theme)
 
     def resizeEvent(self, event) -> None:
@@ -99,6 +101,7 @@ class OutputsView(QWidget):
                 w.getPlotItem().getAxis(name).setPen(theme.foreground)
                 w.getPlotItem().getAxis(name).setTextPen(theme.foreground)
         self.threshold_line.setPen(pg.mkPen(theme.boundary, width=2, style=Qt.PenStyle.DashLine))
+        self.overlay.set_theme(theme)
         if self.result is not None:
             self.set_result(self.result)
 

@@ -260,7 +260,8 @@ def tick_label(v: float, step: float | None = None) -> str:
         return f"10^{e}" if abs(m - 1) < 1e-9 else f"{m:g}·10^{e}"
     if step is not None and step < 1:
         digits = max(0, -math.floor(math.log10(step) + 1e-9))
-        if step * 10**digits % 1 > 1e-6:
+        scaled = step * 10**digits  # 0.05 * 100 is 4.9999999999999996: compare, not take % 1
+        if abs(scaled - round(scaled)) > 1e-6:
             digits += 1
         return f"{v:.{digits}f}".replace("-", "−")
     return f"{v:g}".replace("-", "−")

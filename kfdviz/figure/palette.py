@@ -125,7 +125,8 @@ DARK = Theme(
     boundary="#ffffff",
     contour="#d8d8d8",
     point_edge="#f0f0f0",
-    test_fill="#1b1d21",
+    # Light, as in the light theme: a dark fill reads as a black marker, not a hollow one.
+    test_fill="#ececec",
     expansion="#ffffff",
     neutral="#2a2d33",
 )

@@ -17,6 +17,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ..figure.paint import tick_label, ticks
 from ..pipeline import FitResult
 from .overlay import PictureOverlay
 from .style import LIGHT, Theme, class_qcolor, class_symbol, elided_title
@@ -25,6 +26,8 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 
 # Pixels within which the pointer is "on" a point.
 PICK_PIXELS = 9
+# The colour bar is labelled at round values about span / COLORBAR_TICKS apart.
+COLORBAR_TICKS = 6
 # When at most this many points moved (and none changed class or role), their markers are moved
 # in place instead of every marker being drawn anew.
 MOVED_IN_PLACE = 8
@@ -435,7 +438,9 @@ class InputSpaceView(QWidget):
     def _contour_label(self, i: int) -> pg.TextItem:
         if i == len(self._label_pool):
             text = pg.TextItem("", anchor=(0.5, 0.5))
-            text.setZValue(3)
+            # Over the markers (10, 11), under the expansion circles and the highlight: a label
+            # under a point cannot be read.
+            text.setZValue(11.5)
             text.setCacheMode(_CACHED)
             text.textItem.setCacheMode(_CACHED)
             self.item.addItem(text, ignoreBounds=True)
@@ -471,6 +476,7 @@ class InputSpaceView(QWidget):
             self.colorbar.setColorMap(cmap)
         if tuple(self.colorbar.levels()) != (lo, hi):
             self.colorbar.setLevels((lo, hi))
+            self._set_colorbar_ticks(lo, hi)
         self.image.show()
 
         curves = labels = 0
@@ -512,6 +518,13 @@ class InputSpaceView(QWidget):
             self.boundary.show()
         else:
             _empty(self.boundary)
+
+    def _set_colorbar_ticks(self, lo: float, hi: float) -> None:
+        """About five round, labelled values (pyqtgraph's own choice put up to 27 labels on a
+        tall bar, or bunched three at one end), with the figures' tick labels."""
+        values = ticks(min(lo, hi), max(lo, hi), COLORBAR_TICKS)
+        step = float(np.min(np.diff(values))) if values.size > 1 else None
+        self.colorbar.axis.setTicks([[(float(v), tick_label(v, step)) for v in values], []])
 
     def _show_colorbar(self, show: bool) -> None:
         # Hiding a ColorBarItem loses its tick labels when shown again: take it out of the

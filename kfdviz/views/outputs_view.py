@@ -21,6 +21,13 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f} %"
 
 
+def _plain_axes(w: pg.PlotWidget) -> None:
+    """Tick labels in the data's own units: pyqtgraph's automatic SI prefix wrote
+    "output (x0.001)" beside ticks at 0 to 50 for outputs of 0 to 0.05."""
+    for name in ("left", "bottom"):
+        w.getPlotItem().getAxis(name).enableAutoSIPrefix(False)
+
+
 class OutputsView(QWidget):
     def __init__(self, parent: QWidget | None = None, *, theme: Theme = LIGHT):
         super().__init__(parent)
@@ -32,6 +39,7 @@ class OutputsView(QWidget):
         # page 0: histograms
         self.hist_plot = pg.PlotWidget()
         self.hist_plot.getPlotItem().hideButtons()
+        _plain_axes(self.hist_plot)
         self.hist_plot.setMinimumSize(200, 150)
         self._legend_html = ""
         self.threshold_line = pg.InfiniteLine(angle=90, movable=False)
@@ -46,6 +54,7 @@ class OutputsView(QWidget):
         for _ in range(2):
             w = pg.PlotWidget()
             w.getPlotItem().hideButtons()
+            _plain_axes(w)
             w.setMinimumSize(160, 150)
             self.curve_plots.append(w)
             row.addWidget(w)
@@ -144,7 +153,10 @@ class OutputsView(QWidget):
             return
         edges = h.edges
         keys = sorted(h.density, key=lambda k: (str(k[0]), k[1] != "train"))
-        has_labels = result.y is not None and result.kind != "novelty"
+        # A novelty detector's data may carry labels (normal and novel points): name those
+        # classes; one label is "all points", listed once.
+        labels_seen = {label for label, _ in keys}
+        has_labels = result.y is not None and (result.kind != "novelty" or len(labels_seen) > 1)
         has_test = any(role == "test" for _, role in keys)
         for label, role in keys:
             dens = h.density[(label, role)]

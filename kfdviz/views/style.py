@@ -72,9 +72,17 @@ def apply_theme(theme: Theme, app: QApplication | None = None) -> None:
     if app is None:
         return
     app.setStyle("Fusion")
+    app.setPalette(_palette(theme, app))
+    # Widgets with a style sheet draw from the palette they were polished with: polish them
+    # again, or they keep the previous theme's colours (a button stays dark after the dark theme).
+    for widget in app.allWidgets():
+        if widget.styleSheet():
+            widget.setStyleSheet(widget.styleSheet())
+
+
+def _palette(theme: Theme, app: QApplication) -> QPalette:
     if theme.name == "light":
-        app.setPalette(app.style().standardPalette())
-        return
+        return app.style().standardPalette()
     p = QPalette()
     window, base, text = QColor("#2b2e33"), QColor("#1f2125"), QColor("#e4e4e4")
     p.setColor(QPalette.ColorRole.Window, window)
@@ -97,7 +105,7 @@ def apply_theme(theme: Theme, app: QApplication | None = None) -> None:
         QPalette.ColorRole.WindowText,
     ):
         p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
-    app.setPalette(p)
+    return p
 
 
 def error_style() -> str:

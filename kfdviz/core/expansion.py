@@ -29,12 +29,18 @@ CACHED_BLOCK_BYTES = 32 * 2**20
 
 @dataclass(frozen=True)
 class Expansion:
-    """k features f_j(x) = sum_i coef[i, j] k(centers[i], x) + offset[j]."""
+    """k features f_j(x) = sum_i coef[i, j] k(centers[i], x) + offset[j].
+
+    ``centers_are_points``: the centers are (a subset of) the training points, as in every
+    kernel expansion of the papers; False for an affine map written over the linear kernel,
+    whose centers are directions (they are not drawn as expansion points).
+    """
 
     kernel: Kernel
     centers: np.ndarray  # (m, d)
     coef: np.ndarray  # (m, k)
     offset: np.ndarray  # (k,)
+    centers_are_points: bool = True
 
     def __post_init__(self):
         coef = np.asarray(self.coef, dtype=float)
@@ -52,7 +58,13 @@ class Expansion:
     def select(self, columns) -> Expansion:
         """The sub-expansion of the given feature columns."""
         columns = np.atleast_1d(columns)
-        return Expansion(self.kernel, self.centers, self.coef[:, columns], self.offset[columns])
+        return Expansion(
+            self.kernel,
+            self.centers,
+            self.coef[:, columns],
+            self.offset[columns],
+            self.centers_are_points,
+        )
 
     def evaluate(
         self,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
+import warnings
+
 import numpy as np
 import scipy.linalg as sla
 from sklearn.base import (
@@ -48,7 +50,7 @@ def _affine_expansion(transform, n_features: int) -> Expansion:
     """An affine map x -> x W + c as features over the linear kernel (centers = columns of W)."""
     offset = transform(np.zeros((1, n_features)))[0]
     W = transform(np.eye(n_features)) - offset  # (d, k): row i is the image of e_i, less c
-    return Expansion(Kernel("linear"), W.T, np.eye(W.shape[1]), offset)
+    return Expansion(Kernel("linear"), W.T, np.eye(W.shape[1]), offset, centers_are_points=False)
 
 
 class _SVMBase(KernelEstimatorMixin, BaseEstimator):
@@ -314,6 +316,14 @@ class TruncatedSVDEmbedding(TransformerMixin, BaseEstimator):
         U, s, Vt = sla.svd(X, full_matrices=False)
         U, Vt = svd_flip(U, Vt)  # deterministic signs, so that pictures do not flip between fits
         k = min(self.n_components, s.size)
+        if k < self.n_components:
+            warnings.warn(
+                f"A rank-{self.n_components} SVD of {X.shape[0]} points in {X.shape[1]} "
+                f"dimensions has only {k} real coordinates; the other "
+                f"{self.n_components - k} are zero. Choose n_components <= {k}.",
+                UserWarning,
+                stacklevel=2,
+            )
         self.n_components_ = k
         self.components_ = np.zeros((self.n_components, X.shape[1]))
         self.components_[:k] = Vt[:k]
@@ -321,7 +331,11 @@ class TruncatedSVDEmbedding(TransformerMixin, BaseEstimator):
         self.singular_values_[:k] = s[:k]
         self._n_features_out = self.n_components
         self.expansion_ = Expansion(
-            Kernel("linear"), self.components_, np.eye(self.n_components), 0.0
+            Kernel("linear"),
+            self.components_,
+            np.eye(self.n_components),
+            0.0,
+            centers_are_points=False,
         )
         return self
 

@@ -626,6 +626,8 @@ class _Builder:
             if points is None or coef is None:
                 return None, None, 0, getattr(est, "sparsity_", None)
             coef = np.asarray(coef, dtype=float).reshape(len(points), -1)[:, 0]
+        elif not exp.centers_are_points:
+            return None, None, 0, getattr(est, "sparsity_", None)  # directions, not points
         else:
             points, coef = exp.centers, exp.coef[:, 0]
         points = np.asarray(points, dtype=float)

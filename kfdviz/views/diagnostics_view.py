@@ -174,10 +174,16 @@ class DiagnosticsView(QWidget):
         key = self.series_choice.currentData()
         item = self.series_plot.getPlotItem()
         if r is None or key is None or key not in r.series:
+            # No axes either: the previous fit's scale and labels would describe nothing.
+            item.setLogMode(y=False)
+            for name in ("left", "bottom"):
+                item.hideAxis(name)
             item.setTitle(
                 "no spectrum or objective path for this fit", size="9pt", color=self.theme.muted
             )
             return
+        for name in ("left", "bottom"):
+            item.showAxis(name)
         values = np.asarray(r.series[key], dtype=float)
         steps = np.arange(1, values.size + 1)
         positive = values[np.isfinite(values)]

@@ -9,9 +9,8 @@ linear methods' features are affine maps, written as expansions over the linear 
 
 from __future__ import annotations
 
-from numbers import Integral, Real
-
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.linalg as sla

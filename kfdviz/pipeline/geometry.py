@@ -151,6 +151,26 @@ def label_boundaries(
     return pack_lines(0.0, pieces)
 
 
+def score_boundaries(xs: np.ndarray, ys: np.ndarray, scores: np.ndarray) -> ContourLine:
+    """The borders between predicted classes, from per-class scores on a grid (ny, nx, r).
+
+    The predicted class is the one with the highest score, so class c's region is where
+    s_c - max_{j != c} s_j > 0: its border is the zero level of that smooth surface, traced with
+    sub-cell accuracy (the level 0.5 of a 0/1 label grid gives a staircase of cell diagonals).
+    A border between two classes is traced from both sides, on the same line.
+    """
+    scores = np.asarray(scores, dtype=float)
+    pieces: list[np.ndarray] = []
+    for c in range(scores.shape[2]):
+        others = np.delete(scores, c, axis=2).max(axis=2)
+        margin = scores[:, :, c] - others
+        if not np.all(np.isfinite(margin)) or margin.min() >= 0 or margin.max() <= 0:
+            continue
+        gen = contour_generator(x=xs, y=ys, z=margin, line_type=LineType.Separate)
+        pieces.extend(np.asarray(p, dtype=float) for p in gen.lines(0.0) if len(p) >= 2)
+    return pack_lines(0.0, pieces)
+
+
 @dataclass(frozen=True)
 class Histograms:
     """Per-class output histograms with shared bins, training and test kept apart.

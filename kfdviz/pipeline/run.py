@@ -26,6 +26,7 @@ from .geometry import (
     grid_axes,
     label_boundaries,
     output_histograms,
+    score_boundaries,
 )
 from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
 from .result import FitResult, GridPicture, RegressionCurve, Tangents
@@ -414,6 +415,23 @@ class _Builder:
             self.report(share[0] + (share[1] - share[0]) * min(frac, 1.0), "Evaluating the grid")
         return out.reshape(ys.size, xs.size)
 
+    def grid_scores(self, xs, ys) -> np.ndarray | None:
+        """Per-class scores on the grid, (ny, nx, r), when the estimator predicts the class of
+        the highest ``decision_function`` column; else None."""
+        if not hasattr(self.est, "decision_function"):
+            return None
+        gx, gy = np.meshgrid(xs, ys)
+        points = np.column_stack([gx.ravel(), gy.ravel()])
+        r = self.classes.size
+        out = np.empty((points.shape[0], r))
+        for start in range(0, points.shape[0], _CHUNK):
+            self.check()
+            block = np.asarray(self.est.decision_function(points[start : start + _CHUNK]))
+            if block.shape != (min(_CHUNK, points.shape[0] - start), r):
+                return None
+            out[start : start + _CHUNK] = block
+        return out.reshape(ys.size, xs.size, r)
+
     def grid_labels(self, xs, ys) -> np.ndarray:
         gx, gy = np.meshgrid(xs, ys)
         points = np.column_stack([gx.ravel(), gy.ravel()])
@@ -579,7 +597,11 @@ class _Builder:
                 dec_values = self.grid_values("decision", xs, ys, (0.75, 0.8))
                 boundary = contour_lines(xs, ys, dec_values, [0.0])[0]
         elif self.spec.kind == "classifier" and self.classes.size > 2:
-            boundary = label_boundaries(xs, ys, self.grid_labels(xs, ys), self.classes)
+            scores = self.grid_scores(xs, ys)
+            if scores is not None:
+                boundary = score_boundaries(xs, ys, scores)
+            else:
+                boundary = label_boundaries(xs, ys, self.grid_labels(xs, ys), self.classes)
         return GridPicture(
             xs=xs,
             ys=ys,

@@ -110,7 +110,7 @@ def test_gram_regularizer(rng):
     np.testing.assert_allclose(sol.values, vals[::-1][:2], rtol=1e-8)
     for j in range(2):
         assert _abs_cosine(sol.vectors[:, j], vecs[:, ::-1][:, j]) == pytest.approx(1, abs=1e-7)
-    assert "mu*K" in sol.regularization
+    assert "μK" in sol.regularization
     with pytest.raises(RayleighError, match="needs the Gram matrix"):
         solve_rayleigh(M, N, 1, mu=mu, regularizer="gram")
 

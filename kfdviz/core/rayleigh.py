@@ -31,7 +31,7 @@ class RayleighError(ValueError):
 class RayleighSolution:
     vectors: np.ndarray  # (m, k): columns are the coefficient vectors, a'Na = 1
     values: np.ndarray  # (k,): Rayleigh quotients, descending
-    regularization: str  # what was added to N, e.g. "mu*I, mu=0.001"
+    regularization: str  # what was added to N, e.g. "N + μI, μ = 0.001"
     condition: float  # condition number of the regularized N (inf where singular)
     effective_rank: int  # numerical rank of the regularized N
     method: str  # "cholesky", "closed-form" or "range"
@@ -62,8 +62,8 @@ def regularize(N: np.ndarray, mu: float, regularizer: str = "identity", K=None) 
 
 def _describe_regularization(mu: float, regularizer: str) -> str:
     if mu == 0:
-        return "none (mu = 0)"
-    return f"N + mu*{'I' if regularizer == 'identity' else 'K'}, mu = {mu:g}"
+        return "none (μ = 0)"
+    return f"N + μ{'I' if regularizer == 'identity' else 'K'}, μ = {mu:g}"
 
 
 def _fix_signs(V: np.ndarray) -> np.ndarray:

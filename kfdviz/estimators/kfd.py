@@ -254,7 +254,7 @@ class KernelFisherDiscriminant(
             solver=sol.solver,
             status=sol.status,
             objective=sol.objective,
-            regularization=f"{reg} penalty, mu = {self.mu:g}",
+            regularization=f"{reg} penalty, μ = {self.mu:g}",
         )
         self.diagnostics_["warnings"].extend(sol.warnings)
         a = np.asarray(sol.alpha, dtype=float)

@@ -320,3 +320,17 @@ def test_what_each_kind_of_fit_is_drawn_as(qapp):
     assert [p.role for p in plan.panels[:2]] == ["train", "test"]
     image, _ = render_image(plan, (1200, 500), 100)
     assert image_pixels(image).std() > 20
+
+
+def test_exported_figures_number_classes_as_the_app_does():
+    from kfdviz import session
+    from kfdviz.figure import palette
+    from kfdviz.figure.paint import _legend_items
+    from kfdviz.render import compute, figure_plan
+
+    plan = figure_plan(compute(session.state_from_preset("default")))
+    names = [name for _, _, name in _legend_items(plan)]
+    assert "class 1" in names and "class 2" in names and "class 0" not in names
+    assert palette.class_name(np.int64(0)) == "class 1"
+    assert palette.class_name(2.0) == "class 3"
+    assert palette.class_name("benign") == "benign"

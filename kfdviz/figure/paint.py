@@ -762,7 +762,13 @@ def _paint_histogram(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) 
         qp.setBrush(QBrush(c.color(palette.class_color(k), 0.6)))
         qp.setPen(c.pen(palette.class_color(k), 0.8))
         qp.drawPath(sw)
-        c.text(rect.left() + c.pt(12), y + c.pt(3), f"class {key[0]} ({n})", font, valign="center")
+        c.text(
+            rect.left() + c.pt(12),
+            y + c.pt(3),
+            f"{palette.class_name(key[0])} ({n})",
+            font,
+            valign="center",
+        )
         y += c.text_height(font)
     return PanelGeometry("histogram", cell, rect, t)
 
@@ -1054,7 +1060,7 @@ def _legend_items(plan: FigurePlan) -> list[tuple[str, str, str]]:
             )
     one_class = len(classes) <= 1
     for k, cl in enumerate(classes):
-        name = "training points" if one_class else f"class {cl}"
+        name = "training points" if one_class else palette.class_name(cl)
         items.append((f"marker:{palette.class_symbol(k)}:filled", palette.class_color(k), name))
     if has_test:
         items.append(("marker:o:hollow", palette.LIGHT.foreground, "test points (hollow)"))

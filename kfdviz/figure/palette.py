@@ -58,6 +58,17 @@ def class_symbol(index: int) -> str:
     return CLASS_SYMBOLS[int(index) % len(CLASS_SYMBOLS)]
 
 
+def class_name(label) -> str:
+    """A class as the app names it: integer labels count from 1 ("class 1" for label 0), as the
+    class buttons and keys do; a named label ("benign") is its name."""
+    value = label.item() if isinstance(label, np.generic) else label
+    if isinstance(value, bool):
+        return f"class {value}"
+    if isinstance(value, int | float) and float(value).is_integer():
+        return f"class {int(value) + 1}"
+    return str(value)
+
+
 def _mix(a: str, b: str, t: float) -> np.ndarray:
     return (1.0 - t) * rgb(a) + t * rgb(b)
 

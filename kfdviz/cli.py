@@ -303,6 +303,23 @@ def _render_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--save-session", metavar="FILE.kfdviz", help="also write the session (data, parameters)"
     )
+    layout = parser.add_argument_group("layout")
+    layout.add_argument(
+        "--no-titles",
+        action="store_true",
+        help="leave out the figure's and the panels' titles (a paper's caption names them)",
+    )
+    layout.add_argument(
+        "--arrangement",
+        choices=("auto", "row", "column", "grid"),
+        default="auto",
+        help="the panels in one row, one column, or a grid (default: the preset's own)",
+    )
+    layout.add_argument(
+        "--panels-separately",
+        action="store_true",
+        help="each panel to a file of its own: --out f.png writes f-1.png, f-2.png, ...",
+    )
 
 
 @command(
@@ -348,10 +365,27 @@ def _render(args: argparse.Namespace) -> int:
         else:
             state = rendering.state_from_preset(args.render_preset)
         computed = rendering.compute(state)
-        path, _ = rendering.render_state(
-            state, args.out, size=args.size, dpi=args.dpi, computed=computed
-        )
-        print(path)
+        options = {"show_titles": not args.no_titles, "arrangement": args.arrangement}
+        if args.panels_separately:
+            for path in rendering.render_panels(
+                state,
+                args.out,
+                size=args.size,
+                dpi=args.dpi,
+                computed=computed,
+                figure_options=options,
+            ):
+                print(path)
+        else:
+            path, _ = rendering.render_state(
+                state,
+                args.out,
+                size=args.size,
+                dpi=args.dpi,
+                computed=computed,
+                figure_options=options,
+            )
+            print(path)
         if args.data:
             from kfdviz.export_data import export_data
 

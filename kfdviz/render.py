@@ -50,16 +50,76 @@ def figure_plan(computed: Computed):
     return plan_figure(computed.state, computed.results, computed.sweep)
 
 
+# What a figure's layout may be asked for beside the session's own view settings.
+FIGURE_OPTIONS = {"show_titles": (True, False), "arrangement": ("auto", "row", "column", "grid")}
+
+
 def render_state(
-    state: SessionState, out, *, size=None, dpi=None, computed: Computed | None = None
+    state: SessionState,
+    out,
+    *,
+    size=None,
+    dpi=None,
+    computed: Computed | None = None,
+    figure_options: dict | None = None,
 ):
-    """Paint ``state`` to ``out`` (.png, .svg or .pdf); returns (path, FigureGeometry)."""
+    """Paint ``state`` to ``out`` (.png, .svg or .pdf); returns (path, FigureGeometry).
+
+    ``figure_options``: ``show_titles`` (bool) and ``arrangement`` ("auto", "row", "column",
+    "grid") for this picture.
+    """
     from .figure.export import format_of, save_figure
 
     format_of(out)  # refuse an unknown suffix before fitting anything
+    plan_settings = _checked_options(figure_options)
     computed = computed or compute(state)
-    geometry = save_figure(figure_plan(computed), out, size, dpi)
+    plan = figure_plan(computed)
+    plan.settings.update(plan_settings)
+    geometry = save_figure(plan, out, size, dpi)
     return Path(out), geometry
+
+
+def render_panels(
+    state: SessionState,
+    out,
+    *,
+    size=None,
+    dpi=None,
+    computed: Computed | None = None,
+    figure_options: dict | None = None,
+) -> list[Path]:
+    """Paint each panel of ``state`` to a file of its own: ``out`` = NAME.png gives NAME-1.png,
+    NAME-2.png, ... (the figure's title is left to the document that shows them)."""
+    from .figure.export import format_of, save_figure
+
+    format_of(out)
+    plan_settings = _checked_options(figure_options)
+    computed = computed or compute(state)
+    plan = figure_plan(computed)
+    plan.settings.update(plan_settings)
+    out = Path(out)
+    written = []
+    for i, single in enumerate(plan.single_panels(), start=1):
+        path = out.with_name(f"{out.stem}-{i}{out.suffix}")
+        save_figure(single, path, size, dpi)
+        written.append(path)
+    return written
+
+
+def _checked_options(options: dict | None) -> dict:
+    options = dict(options or {})
+    for key, value in options.items():
+        allowed = FIGURE_OPTIONS.get(key)
+        if allowed is None:
+            raise ValueError(
+                f"unknown figure option {key!r}: choose from {', '.join(FIGURE_OPTIONS)}"
+            )
+        if value not in allowed:
+            raise ValueError(
+                f"figure option {key} = {value!r} is not one of "
+                f"{', '.join(repr(a) for a in allowed)}"
+            )
+    return options
 
 
 def render_preset(name: str, out, *, size=None, dpi=None):

@@ -36,7 +36,31 @@ LEFT_PT = 38.0
 BOTTOM_PT = 30.0
 TOP_PT = 4.0
 COLORBAR_PT = 46.0
+# Level sets are labelled on maps at least this wide (nominal points); a smaller map reads its
+# values off the colour bar, as the labels would cover it.
+LABELLED_MAP_PT = 110.0
+COLORBAR_GAP_PT = 6.0
+COLORBAR_WIDTH_PT = 7.0
+COLORBAR_BELOW_PT = 22.0  # a horizontal colour bar under the x axis: the bar and its labels
 HEADER_PT = {"title": 10.5, "line": 8.0}
+# The nominal sizes above and in the painters are for a figure of about NOMINAL_IN (width,
+# height) inches, a slide. A smaller figure is set smaller, as a journal sets a column figure:
+# text by the figure's scale but never below MIN_TEXT_PT (a little more for the larger roles, so
+# titles stay above captions), spacing with the text, lines and markers with the figure down to
+# MIN_LINE_SCALE of their size.
+NOMINAL_IN = (7.5, 4.2)
+MIN_TEXT_PT = 6.0
+MIN_LINE_SCALE = 0.6
+
+
+def type_scale(width_in: float, height_in: float) -> float:
+    """How much smaller than the nominal slide this figure is set (1 for a slide or larger)."""
+    return float(min(1.0, width_in / NOMINAL_IN[0], height_in / NOMINAL_IN[1]))
+
+
+def font_points(size_pt: float, scale: float) -> float:
+    """The size a nominal ``size_pt`` font is set at on a figure of ``scale``."""
+    return max(size_pt * scale, min(size_pt, MIN_TEXT_PT + 0.35 * (size_pt - 7.5)))
 
 
 @dataclass(frozen=True)
@@ -94,15 +118,25 @@ class _Canvas:
         self.s = dpi / 72.0  # pixels per point
         self.theme = theme
         self.texts: list[str] = []
+        self.drawn_texts: list[tuple[str, QRectF]] = []  # every text and its box (pixels)
+        self.scale = type_scale(width / dpi, height / dpi)
+        # Spacing follows the body text (7.5 pt nominal), which stops shrinking at MIN_TEXT_PT.
+        self.spacing = font_points(7.5, self.scale) / 7.5
+        self.line_scale = max(self.scale, MIN_LINE_SCALE)
 
     # units and styles ------------------------------------------------------------------------
     def pt(self, v: float) -> float:
-        return v * self.s
+        """Nominal points of layout (room for text, gaps) in pixels, at this figure's scale."""
+        return v * self.s * self.spacing
+
+    def mark(self, v: float) -> float:
+        """Nominal points of a marker or line in pixels, at this figure's scale."""
+        return v * self.s * self.line_scale
 
     def font(self, size_pt: float, bold: bool = False, italic: bool = False) -> QFont:
         f = QFont()
         f.setFamilies(FONT_FAMILIES)
-        f.setPixelSize(max(1, round(size_pt * self.s)))
+        f.setPixelSize(max(1, round(font_points(size_pt, self.scale) * self.s)))
         f.setBold(bold)
         f.setItalic(italic)
         return f
@@ -114,7 +148,7 @@ class _Canvas:
 
     def pen(self, c, width_pt: float, alpha: float = 1.0, style=Qt.PenStyle.SolidLine) -> QPen:
         p = QPen(self.color(c, alpha))
-        p.setWidthF(self.pt(width_pt))
+        p.setWidthF(self.mark(width_pt))
         p.setStyle(style)
         p.setCapStyle(Qt.PenCapStyle.RoundCap)
         p.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
@@ -127,8 +161,36 @@ class _Canvas:
     def text_height(self, font: QFont) -> float:
         return QFontMetricsF(font).height()
 
-    def elide(self, text: str, font: QFont, width: float) -> str:
-        return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, max(width, 1.0))
+    def wrap(self, text: str, font: QFont, width: float) -> list[str]:
+        """``text`` broken at spaces into lines no wider than ``width`` where words allow."""
+        fm = QFontMetricsF(font)
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            line = ""
+            for word in paragraph.split(" "):
+                candidate = f"{line} {word}" if line else word
+                if line and fm.horizontalAdvance(candidate) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = candidate
+            lines.append(line)
+        return lines
+
+    def fit_text(
+        self, text: str, size_pt: float, width: float, *, bold=False, italic=False, max_lines=2
+    ) -> tuple[QFont, list[str]]:
+        """A font and the lines that set ``text`` within ``width``: wrapped at spaces, and set
+        smaller (down to 85 % of its size) where it needs more than ``max_lines`` lines or a
+        word is wider than the room. Never cut: the last try is kept whatever its length."""
+        size = size_pt
+        while True:
+            font = self.font(size, bold, italic)
+            lines = self.wrap(text, font, width)
+            widest = max(self.text_width(line, font) for line in lines)
+            if (len(lines) <= max_lines and widest <= width) or size <= 0.85 * size_pt:
+                return font, lines
+            size *= 0.95
 
     def text(
         self,
@@ -163,6 +225,11 @@ class _Canvas:
         qp.drawText(QPointF(dx, dy), text)
         qp.restore()
         self.texts.append(text)
+        box = QRectF(dx, dy - fm.ascent(), w, fm.ascent() + fm.descent())
+        if rotate:
+            # rotate(-90): (x, y) -> (y, -x)
+            box = QRectF(box.top(), -box.right(), box.height(), box.width())
+        self.drawn_texts.append((text, box.translated(x, y)))
 
     # paths -------------------------------------------------------------------------------------
     @staticmethod
@@ -276,78 +343,123 @@ def _superscript(label: str) -> str:
 
 
 # -- the figure ------------------------------------------------------------------------------------
+ARRANGEMENTS = ("auto", "row", "column", "grid")
+
+
+def arrangement(plan: FigurePlan) -> tuple[int, int]:
+    """(rows, columns) of the panels: the plan's own, or the ``arrangement`` setting's."""
+    n = len(plan.panels)
+    choice = plan.settings.get("arrangement", "auto")
+    if choice == "row":
+        return 1, n
+    if choice == "column":
+        return n, 1
+    if choice == "grid":
+        cols = math.ceil(math.sqrt(n))
+        return math.ceil(n / cols), cols
+    return plan.rows, plan.cols
+
+
 def paint_figure(
     qp: QPainter, plan: FigurePlan, width: float, height: float, dpi: float
 ) -> FigureGeometry:
-    """Draw ``plan`` into the rectangle (0, 0, width, height) of ``qp`` (pixels at ``dpi``)."""
+    """Draw ``plan`` into the rectangle (0, 0, width, height) of ``qp`` (pixels at ``dpi``).
+
+    The layout is measured, not fixed: the title and the panels' headers wrap (and shrink a
+    little) to their room, the legend breaks into lines, panels of a row that show the same
+    input box share one y axis, and a colour bar goes beside or below its plot, whichever leaves
+    the larger picture. Nothing is cut.
+    """
     theme = palette.theme(str(plan.settings.get("theme", "light")))
     c = _Canvas(qp, width, height, dpi, theme)
     qp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     qp.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     qp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
     qp.fillRect(QRectF(0, 0, width, height), c.color(theme.background))
+    titles = bool(plan.settings.get("show_titles", True))
 
     margin = c.pt(8)
     top = margin
-    if plan.title:
-        font = c.font(12.5, bold=True)
-        c.text(
-            width / 2,
-            top,
-            c.elide(plan.title, font, width - 2 * margin),
-            font,
-            align="center",
-            valign="top",
-        )
-        top += c.text_height(font) + c.pt(4)
-    legend_h = c.pt(16) if _legend_items(plan) else 0.0
-    note_h = 0.0
+    if plan.title and titles:
+        font, lines = c.fit_text(plan.title, 12.5, width - 2 * margin, bold=True)
+        for line in lines:
+            c.text(width / 2, top, line, font, align="center", valign="top")
+            top += c.text_height(font)
+        top += c.pt(4)
+    items = _legend_items(plan)
+    legend_rows = _legend_rows(c, items, width - 2 * margin)
+    legend_h = len(legend_rows) * (c.text_height(c.font(7.5)) + c.pt(3)) if items else 0.0
+    note_font, note_lines = c.font(7.5, italic=True), []
     if plan.note:
-        note_h = c.text_height(c.font(7.5)) + c.pt(2)
+        note_lines = c.wrap(plan.note, note_font, width - 2 * margin)
+    note_h = len(note_lines) * c.text_height(note_font) + (c.pt(2) if note_lines else 0.0)
     area = QRectF(margin, top, width - 2 * margin, height - top - margin - legend_h - note_h)
+    rows, cols = arrangement(plan)
     gap = c.pt(10)
-    cw = (area.width() - gap * (plan.cols - 1)) / plan.cols
-    ch = (area.height() - gap * (plan.rows - 1)) / plan.rows
+    ch = (area.height() - gap * (rows - 1)) / rows
     geoms = []
     # Panels of one row share their header's height, so that their plots line up.
-    headers = [_header_height(c, p) for p in plan.panels]
-    row_header = [
-        max(headers[r * plan.cols : (r + 1) * plan.cols], default=0.0) for r in range(plan.rows)
+    headers = [
+        _header_lines(c, p, (area.width() - gap * (cols - 1)) / cols, titles) for p in plan.panels
     ]
-    for i, panel in enumerate(plan.panels):
-        row, col = divmod(i, plan.cols)
-        cell = QRectF(area.left() + col * (cw + gap), area.top() + row * (ch + gap), cw, ch)
-        c.texts = []
-        geom = _paint_panel(c, panel, cell, plan.settings, row_header[row])
-        geom.texts = list(c.texts)
-        geoms.append(geom)
-    if legend_h:
+    heights = [_header_height(c, h) for h in headers]
+    for row in range(rows):
+        members = list(range(row * cols, min((row + 1) * cols, len(plan.panels))))
+        if not members:
+            continue
+        row_header = max(heights[i] for i in members)
+        shared = _shares_y(plan, members)
+        # With a shared y axis only the first panel has tick labels: the others give that room
+        # to their plots, so every plot of the row has the same width.
+        saved = c.pt(LEFT_PT - 6) if shared else 0.0
+        cw = (area.width() - gap * (cols - 1) - saved) / cols
+        x = area.left()
+        for j, i in enumerate(members):
+            w = cw + (saved if j == 0 else 0.0)
+            cell = QRectF(x, area.top() + row * (ch + gap), w, ch)
+            x += w + gap
+            c.texts = []
+            _paint_header(c, headers[i], cell)
+            geom = _paint_panel(
+                c, plan.panels[i], cell, plan.settings, row_header, ylabels=not shared or j == 0
+            )
+            geom.texts = list(c.texts)
+            geoms.append(geom)
+    if items:
         _paint_legend(
-            c,
-            _legend_items(plan),
-            QRectF(margin, area.bottom() + c.pt(2), width - 2 * margin, legend_h),
+            c, legend_rows, QRectF(margin, area.bottom() + c.pt(2), width - 2 * margin, legend_h)
         )
-    if plan.note:
-        font = c.font(7.5, italic=True)
-        c.text(
-            margin,
-            height - margin,
-            c.elide(plan.note, font, width - 2 * margin),
-            font,
-            theme.muted,
-            valign="bottom",
-        )
+    y = height - margin - (len(note_lines) - 1) * c.text_height(note_font)
+    for line in note_lines:
+        c.text(margin, y, line, note_font, theme.muted, valign="bottom")
+        y += c.text_height(note_font)
     return FigureGeometry(width, height, dpi, geoms)
 
 
+def _shares_y(plan: FigurePlan, members: list[int]) -> bool:
+    """Whether the row's panels are all input pictures of one box (one y axis serves all)."""
+    panels = [plan.panels[i] for i in members]
+    if len(panels) < 2 or any(
+        p.kind != "input" or p.result is None or p.result.grid is None for p in panels
+    ):
+        return False
+    boxes = np.array([p.result.grid.box for p in panels], dtype=float)
+    return bool(np.allclose(boxes, boxes[0], rtol=1e-9, atol=0.0))
+
+
 def _paint_panel(
-    c: _Canvas, panel: PanelPlan, cell: QRectF, settings: dict, header: float
+    c: _Canvas,
+    panel: PanelPlan,
+    cell: QRectF,
+    settings: dict,
+    header: float,
+    *,
+    ylabels: bool = True,
 ) -> PanelGeometry:
-    _paint_header(c, panel, cell)
     inner = QRectF(cell.left(), cell.top() + header, cell.width(), cell.height() - header)
     kind = panel.kind
     if kind == "input":
-        return _paint_input(c, panel, cell, inner, settings)
+        return _paint_input(c, panel, cell, inner, settings, ylabels=ylabels)
     if kind == "histogram":
         return _paint_histogram(c, panel, cell, inner)
     if kind == "regression":
@@ -356,57 +468,36 @@ def _paint_panel(
         return _paint_scatter3d(c, panel, cell, inner, settings)
     if kind == "sweep":
         return _paint_sweep(c, panel, cell, inner)
-    font = c.font(9, italic=True)
-    c.text(
-        inner.center().x(),
-        inner.center().y(),
-        c.elide(panel.message, font, inner.width()),
-        font,
-        c.theme.muted,
-        align="center",
-        valign="center",
-    )
+    font, lines = c.fit_text(panel.message, 9, inner.width(), italic=True, max_lines=4)
+    y = inner.center().y() - 0.5 * c.text_height(font) * (len(lines) - 1)
+    for line in lines:
+        c.text(inner.center().x(), y, line, font, c.theme.muted, align="center", valign="center")
+        y += c.text_height(font)
     return PanelGeometry(kind, cell)
 
 
-def _header_height(c: _Canvas, panel: PanelPlan) -> float:
-    h = c.pt(3)
-    if panel.title:
-        h += c.text_height(c.font(10.5, bold=True)) + c.pt(1)
-    for line in (panel.caption, panel.measures):
-        if line:
-            h += c.text_height(c.font(8.0))
-    return h
+def _header_lines(c: _Canvas, panel: PanelPlan, width: float, titles: bool = True) -> list:
+    """The header's (font, line, colour) rows: title, caption and measures, wrapped."""
+    rows = []
+    if panel.title and titles:
+        font, lines = c.fit_text(panel.title, 10.5, width, bold=True)
+        rows += [(font, line, None) for line in lines]
+    for text in (panel.caption, panel.measures):
+        if text:
+            font, lines = c.fit_text(text, 8.0, width)
+            rows += [(font, line, c.theme.muted) for line in lines]
+    return rows
 
 
-def _paint_header(c: _Canvas, panel: PanelPlan, cell: QRectF) -> QRectF:
+def _header_height(c: _Canvas, rows: list) -> float:
+    return c.pt(3) + sum(c.text_height(font) for font, _, _ in rows) + (c.pt(3) if rows else 0)
+
+
+def _paint_header(c: _Canvas, rows: list, cell: QRectF) -> None:
     y = cell.top()
-    if panel.title:
-        font = c.font(10.5, bold=True)
-        c.text(
-            cell.center().x(),
-            y,
-            c.elide(panel.title, font, cell.width()),
-            font,
-            align="center",
-            valign="top",
-        )
-        y += c.text_height(font) + c.pt(1)
-    for line, size in ((panel.caption, 8.0), (panel.measures, 8.0)):
-        if line:
-            font = c.font(size)
-            c.text(
-                cell.center().x(),
-                y,
-                c.elide(line, font, cell.width()),
-                font,
-                c.theme.muted,
-                align="center",
-                valign="top",
-            )
-            y += c.text_height(font)
-    y += c.pt(3)
-    return QRectF(cell.left(), y, cell.width(), cell.bottom() - y)
+    for font, line, color in rows:
+        c.text(cell.center().x(), y, line, font, color, align="center", valign="top")
+        y += c.text_height(font)
 
 
 def _plot_rect(
@@ -416,15 +507,27 @@ def _plot_rect(
     right: float = 8.0,
     aspect: float | None = None,
     ylabel: bool = True,
+    below: float = 0.0,
+    yrange: tuple[float, float] | None = None,
+    right_px: float | None = None,
 ) -> QRectF:
-    """The axes' rectangle inside ``inner``, leaving room for tick labels (and a colour bar)."""
-    left = c.pt(LEFT_PT if ylabel else 30)
-    bottom = c.pt(BOTTOM_PT)
+    """The axes' rectangle inside ``inner``, leaving room for tick labels and axis titles, and
+    for a colour bar (``right`` or ``below``, nominal points; ``right_px`` measured pixels).
+    With ``yrange`` the room for the y tick labels is measured on their text. ``ylabel`` False:
+    no y tick labels and no y title (a row's shared axis)."""
+    if not ylabel:
+        left = c.pt(6)
+    elif yrange is not None:
+        left = _y_label_room(c, *yrange)
+    else:
+        left = c.pt(LEFT_PT)
+    right = c.pt(right) if right_px is None else right_px
+    bottom = c.pt(BOTTOM_PT + below)
     top = c.pt(TOP_PT)
     r = QRectF(
         inner.left() + left,
         inner.top() + top,
-        inner.width() - left - c.pt(right),
+        inner.width() - left - right,
         inner.height() - top - bottom,
     )
     if aspect is not None and r.width() > 0 and r.height() > 0:
@@ -438,7 +541,67 @@ def _plot_rect(
     return r
 
 
-def _paint_axes(c: _Canvas, t: Transform, xlabel: str, ylabel: str, *, log_x: bool = False) -> None:
+def _widest_tick_label(c: _Canvas, lo: float, hi: float, font: QFont) -> float:
+    values = ticks(lo, hi, 5)
+    step = float(values[1] - values[0]) if len(values) > 1 else None
+    return max(
+        (c.text_width(_superscript(tick_label(float(v), step)), font) for v in values),
+        default=0.0,
+    )
+
+
+def _y_label_room(c: _Canvas, lo: float, hi: float) -> float:
+    """Left of a plot: tick marks, the widest y tick label, the rotated y title, gaps."""
+    widest = _widest_tick_label(c, lo, hi, c.font(7.5))
+    return c.pt(3 + 2) + widest + c.pt(4) + c.text_height(c.font(8.5)) + c.pt(2)
+
+
+def _colorbar_room(c: _Canvas, lo: float, hi: float) -> float:
+    """Right of a plot: the gap, the bar, its ticks and its widest label."""
+    return (
+        c.pt(COLORBAR_GAP_PT + COLORBAR_WIDTH_PT + 4)
+        + _widest_tick_label(c, lo, hi, c.font(7.0))
+        + c.pt(3)
+    )
+
+
+def _spaced_ticks(
+    c: _Canvas, lo: float, hi: float, length: float, font: QFont, *, across: bool
+) -> np.ndarray:
+    """Round tick values whose labels do not touch along an axis ``length`` pixels long:
+    ``across`` labels (a y axis) need a line's height apart, others their widths."""
+    preferred = ticks(lo, hi, max(3, int(length / c.pt(45 if not across else 32))))
+    for target in range(max(len(preferred) - 1, 1), 0, -1):
+        values = ticks(lo, hi, target) if target >= 2 else None
+        if values is None or len(values) > target + 1:
+            step = nice_step(hi - lo, target)
+            start = math.ceil(lo / step - 1e-9) * step
+            values = start + step * np.arange(math.floor((hi - start) / step + 1e-9) + 1)
+            values[np.abs(values) < step * 1e-9] = 0.0
+        if len(values) < 2:
+            return values
+        step = float(values[1] - values[0])
+        pitch = step / (hi - lo) * length
+        labels = [_superscript(tick_label(float(v), step)) for v in values]
+        need = (
+            c.text_height(font)
+            if across
+            else max(c.text_width(text, font) for text in labels) + c.pt(4)
+        )
+        if pitch >= need:
+            return values
+    return values
+
+
+def _paint_axes(
+    c: _Canvas,
+    t: Transform,
+    xlabel: str,
+    ylabel: str,
+    *,
+    log_x: bool = False,
+    ytick_labels: bool = True,
+) -> None:
     qp, r, theme = c.qp, t.rect, c.theme
     qp.setBrush(Qt.BrushStyle.NoBrush)
     qp.setPen(c.pen(theme.foreground, 0.7))
@@ -451,9 +614,9 @@ def _paint_axes(c: _Canvas, t: Transform, xlabel: str, ylabel: str, *, log_x: bo
         xt = log_ticks(t.x0, t.x1)
         xstep = None
     else:
-        xt = ticks(t.x0, t.x1, max(3, int(r.width() / c.pt(45))))
+        xt = _spaced_ticks(c, t.x0, t.x1, r.width(), font, across=False)
         xstep = float(xt[1] - xt[0]) if len(xt) > 1 else None
-    yt = ticks(t.y0, t.y1, max(3, int(r.height() / c.pt(32))))
+    yt = _spaced_ticks(c, t.y0, t.y1, r.height(), font, across=True)
     ystep = float(yt[1] - yt[0]) if len(yt) > 1 else None
     path = QPainterPath()
     for x in xt:
@@ -476,6 +639,8 @@ def _paint_axes(c: _Canvas, t: Transform, xlabel: str, ylabel: str, *, log_x: bo
         if r.top() - 0.5 <= v <= r.bottom() + 0.5:
             path.moveTo(r.left(), v)
             path.lineTo(r.left() - tick, v)
+            if not ytick_labels:
+                continue
             c.text(
                 r.left() - tick - c.pt(2),
                 v,
@@ -487,15 +652,13 @@ def _paint_axes(c: _Canvas, t: Transform, xlabel: str, ylabel: str, *, log_x: bo
     qp.drawPath(path)
     lab = c.font(8.5)
     if xlabel:
-        c.text(
-            r.center().x(),
-            r.bottom() + tick + c.pt(2) + c.text_height(font),
-            xlabel,
-            lab,
-            align="center",
-            valign="top",
-        )
-    if ylabel:
+        # A title wider than the plot is set smaller or on two lines (the caller leaves room).
+        xfont, lines = c.fit_text(xlabel, 8.5, max(r.width(), c.pt(40)))
+        y = r.bottom() + tick + c.pt(2) + c.text_height(font)
+        for line in lines:
+            c.text(r.center().x(), y, line, xfont, align="center", valign="top")
+            y += c.text_height(xfont)
+    if ylabel and ytick_labels:
         widest = max(
             (c.text_width(_superscript(tick_label(float(y), ystep)), font) for y in yt), default=0.0
         )
@@ -528,7 +691,7 @@ def _points(
             k = 0 if labels is None else _class_index(classes, labels[i])
             col = palette.class_color(k) if labels is not None else theme.foreground
             sym = palette.class_symbol(k) if labels is not None else "o"
-            path = _symbol_path(sym, c.pt(size_pt if not is_test else size_pt - 0.5))
+            path = _symbol_path(sym, c.mark(size_pt if not is_test else size_pt - 0.5))
             path.translate(float(u[i]), float(v[i]))
             if is_test:
                 qp.setBrush(QBrush(c.color(theme.test_fill)))
@@ -568,16 +731,38 @@ def _format_level(level: float, span: float) -> str:
 
 
 def _paint_input(
-    c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF, settings: dict
+    c: _Canvas,
+    panel: PanelPlan,
+    cell: QRectF,
+    inner: QRectF,
+    settings: dict,
+    *,
+    ylabels: bool = True,
 ) -> PanelGeometry:
     r = panel.result
     grid = r.grid
     qp, theme = c.qp, c.theme
     x0, x1, y0, y1 = grid.box
     show_bar = bool(settings.get("show_colorbar", True))
-    rect = _plot_rect(c, inner, right=COLORBAR_PT if show_bar else 8, aspect=(x1 - x0) / (y1 - y0))
-    t = Transform(x0, x1, y0, y1, rect)
+    aspect = (x1 - x0) / (y1 - y0)
     lo, hi = grid.color_range
+    rect = _plot_rect(
+        c,
+        inner,
+        aspect=aspect,
+        ylabel=ylabels,
+        yrange=(y0, y1),
+        right_px=_colorbar_room(c, lo, hi) if show_bar else None,
+    )
+    bar_below = False
+    if show_bar:
+        # Below the plot when that leaves the larger picture (narrow panels of a column figure).
+        under = _plot_rect(
+            c, inner, aspect=aspect, ylabel=ylabels, yrange=(y0, y1), below=COLORBAR_BELOW_PT
+        )
+        if under.width() * under.height() > 1.15 * rect.width() * rect.height():
+            rect, bar_below = under, True
+    t = Transform(x0, x1, y0, y1, rect)
     lut = _colormap(r, theme)
     qp.drawImage(rect, _value_image(grid.values, lo, hi, lut))
 
@@ -596,7 +781,7 @@ def _paint_input(
             qp.setPen(c.pen(theme.contour, 0.55, alpha=0.9))
             qp.drawPath(c.polyline_path(u, v))
             n_paths += 1
-            if line.label_at is not None:
+            if line.label_at is not None and rect.width() >= c.pt(LABELLED_MAP_PT):
                 labels.append((line.label_at, _format_level(line.level, span)))
         placed: list[QRectF] = []
         for (lx, ly), text in labels:
@@ -648,10 +833,14 @@ def _paint_input(
         _points(c, t, r.X, labels, r.classes, np.asarray(r.test_mask), size_pt=size)
 
     _paint_expansion(c, t, r, settings)
-    _paint_axes(c, t, "x₁", "x₂")
+    _paint_axes(c, t, "x₁", "x₂" if ylabels else "", ytick_labels=ylabels)
     if show_bar:
         marked = grid.diverging or r.kind == "novelty"
-        _paint_colorbar(c, rect, lo, hi, lut, r.threshold if marked else None)
+        threshold = r.threshold if marked else None
+        if bar_below:
+            _paint_colorbar_below(c, rect, lo, hi, lut, threshold)
+        else:
+            _paint_colorbar(c, rect, lo, hi, lut, threshold)
     return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn)
 
 
@@ -673,7 +862,7 @@ def _paint_expansion(c: _Canvas, t: Transform, r, settings: dict) -> None:
     qp.setPen(c.pen(c.theme.expansion, 0.75))
     path = QPainterPath()
     for i in range(len(pts)):
-        rad = 0.5 * c.pt(base * (1.35 + 1.3 * math.sqrt(float(mag[i]))))
+        rad = 0.5 * c.mark(base * (1.35 + 1.3 * math.sqrt(float(mag[i]))))
         path.addEllipse(QPointF(float(u[i]), float(v[i])), rad, rad)
     qp.drawPath(path)
 
@@ -682,7 +871,9 @@ def _paint_colorbar(
     c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold
 ) -> None:
     qp, theme = c.qp, c.theme
-    bar = QRectF(rect.right() + c.pt(8), rect.top(), c.pt(9), rect.height())
+    bar = QRectF(
+        rect.right() + c.pt(COLORBAR_GAP_PT), rect.top(), c.pt(COLORBAR_WIDTH_PT), rect.height()
+    )
     column = np.linspace(hi, lo, 256)[:, None]  # top = high
     rgba = np.ascontiguousarray(palette.colorize(column, lo, hi, lut))
     img = QImage(rgba.data, 1, 256, 4, QImage.Format.Format_RGBA8888).copy()
@@ -693,7 +884,7 @@ def _paint_colorbar(
     frame.addRect(bar)
     qp.drawPath(frame)
     font = c.font(7.0)
-    tv = ticks(lo, hi, max(2, int(bar.height() / c.pt(30))))
+    tv = _spaced_ticks(c, lo, hi, bar.height(), font, across=True)
     step = float(tv[1] - tv[0]) if len(tv) > 1 else None
     path = QPainterPath()
     for val in tv:
@@ -718,6 +909,48 @@ def _paint_colorbar(
         qp.drawPath(line)
 
 
+def _paint_colorbar_below(
+    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold
+) -> None:
+    """A horizontal colour bar under the plot's x axis (its tick labels and title)."""
+    qp, theme = c.qp, c.theme
+    font = c.font(7.0)
+    top = rect.bottom() + c.pt(BOTTOM_PT) + c.pt(2)
+    bar = QRectF(rect.left(), top, rect.width(), c.pt(6))
+    row = np.linspace(lo, hi, 256)[None, :]
+    rgba = np.ascontiguousarray(palette.colorize(row, lo, hi, lut))
+    img = QImage(rgba.data, 256, 1, 4 * 256, QImage.Format.Format_RGBA8888).copy()
+    qp.drawImage(bar, img)
+    qp.setBrush(Qt.BrushStyle.NoBrush)
+    qp.setPen(c.pen(theme.foreground, 0.6))
+    frame = QPainterPath()
+    frame.addRect(bar)
+    qp.drawPath(frame)
+    tv = _spaced_ticks(c, lo, hi, bar.width(), font, across=False)
+    step = float(tv[1] - tv[0]) if len(tv) > 1 else None
+    path = QPainterPath()
+    for val in tv:
+        u = bar.left() + (val - lo) / (hi - lo) * bar.width()
+        path.moveTo(u, bar.bottom())
+        path.lineTo(u, bar.bottom() + c.pt(2))
+        c.text(
+            u,
+            bar.bottom() + c.pt(2.5),
+            _superscript(tick_label(float(val), step)),
+            font,
+            align="center",
+            valign="top",
+        )
+    qp.drawPath(path)
+    if threshold is not None and lo < threshold < hi:
+        u = bar.left() + (threshold - lo) / (hi - lo) * bar.width()
+        qp.setPen(c.pen(theme.boundary, 1.6))
+        line = QPainterPath()
+        line.moveTo(u, bar.top() - c.pt(2))
+        line.lineTo(u, bar.bottom())
+        qp.drawPath(line)
+
+
 def _paint_histogram(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> PanelGeometry:
     r = panel.result
     h = r.histograms
@@ -726,7 +959,7 @@ def _paint_histogram(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) 
     role = panel.role
     keys = sorted((k for k in h.density if k[1] == role), key=lambda k: str(k[0]))
     top = max((float(np.max(h.density[k])) for k in keys), default=1.0) * 1.08 or 1.0
-    rect = _plot_rect(c, inner)
+    rect = _plot_rect(c, inner, yrange=(0.0, top))
     t = Transform(float(edges[0]), float(edges[-1]), 0.0, top, rect)
     for key in keys:
         dens = np.asarray(h.density[key], dtype=float)
@@ -751,9 +984,13 @@ def _paint_histogram(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) 
         line.lineTo(float(u), rect.bottom())
         qp.drawPath(line)
     _paint_axes(c, t, "output", "density")
-    # class legend inside the plot, top left
+    # class legend inside the plot, top left, where it fits (else the figure's legend serves)
     font = c.font(7.0)
     y = rect.top() + c.pt(4)
+    entries = [f"{palette.class_name(key[0])} ({int(np.sum(h.counts[key]))})" for key in keys]
+    legend_w = c.pt(14) + max((c.text_width(e, font) for e in entries), default=0.0)
+    if len(keys) * c.text_height(font) + c.pt(6) > 0.6 * rect.height() or legend_w > rect.width():
+        keys = []
     for key in keys:
         k = _class_index(r.classes, key[0])
         n = int(np.sum(h.counts[key]))
@@ -820,7 +1057,7 @@ def _paint_regression(
     for is_test in (False, True):
         path = QPainterPath()
         for i in np.flatnonzero(test == is_test):
-            path.addEllipse(QPointF(float(u[i]), float(v[i])), c.pt(1.5), c.pt(1.5))
+            path.addEllipse(QPointF(float(u[i]), float(v[i])), c.mark(1.5), c.mark(1.5))
         if is_test:
             qp.setBrush(QBrush(c.color(theme.test_fill)))
             qp.setPen(c.pen(theme.foreground, 0.6))
@@ -841,7 +1078,7 @@ def _paint_regression(
             ue, ve = t.px(curve.expansion_x, curve.expansion_y)
             path = QPainterPath()
             for a, b in zip(ue, ve, strict=True):
-                path.addEllipse(QPointF(float(a), float(b)), c.pt(4.2), c.pt(4.2))
+                path.addEllipse(QPointF(float(a), float(b)), c.mark(4.2), c.mark(4.2))
             qp.setBrush(Qt.BrushStyle.NoBrush)
             qp.setPen(c.pen(theme.expansion, 0.8))
             qp.drawPath(path)
@@ -961,7 +1198,7 @@ def _paint_scatter3d(
             k = 0 if labels is None else _class_index(classes, labels[i])
             col = palette.class_color(k) if labels is not None else theme.foreground
             sym = palette.class_symbol(k) if labels is not None else "o"
-            p = _symbol_path(sym, c.pt(4.0 if test[i] else 4.6))
+            p = _symbol_path(sym, c.mark(4.0 if test[i] else 4.6))
             p.translate(float(u[i]), float(v[i]))
             if test[i]:
                 qp.setBrush(QBrush(c.color(theme.test_fill, 0.6)))
@@ -992,7 +1229,18 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
     else:
         lo = 0.0
         hi = hi * 1.08 if hi > 0 else 1.0
-    rect = _plot_rect(c, inner)
+    # The x title's second line and a legend too wide for the plot go below the axis.
+    font = c.font(7.0)
+    line_h = c.text_height(font) + c.pt(1)
+    legend_w = c.pt(18) + max((c.text_width(cv.label, font) for cv, _ in series), default=0.0)
+    xlabel = sw.label or sw.param
+    probe = _plot_rect(c, inner, yrange=(lo, hi))
+    xfont, xlines = c.fit_text(xlabel, 8.5, max(probe.width(), c.pt(40)))
+    below_px = (len(xlines) - 1) * c.text_height(xfont)
+    legend_below = legend_w > 0.7 * probe.width() or len(series) * line_h > 0.4 * probe.height()
+    if legend_below:
+        below_px += len(series) * line_h + c.pt(3)
+    rect = _plot_rect(c, inner, yrange=(lo, hi), below=below_px / c.pt(1))
     if sw.log:
         x0, x1 = float(xs.min()) / 1.5, float(xs.max()) * 1.5
     else:
@@ -1013,11 +1261,13 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
                 qp.setBrush(QBrush(c.color(col)))
                 qp.setPen(c.pen(theme.point_edge, 0.4))
                 qp.drawPath(m)
-    _paint_axes(c, t, sw.label or sw.param, METRICS.get(panel.metric, panel.metric), log_x=sw.log)
-    font = c.font(7.0)
-    yy = rect.top() + c.pt(6)
+    _paint_axes(c, t, xlabel, METRICS.get(panel.metric, panel.metric), log_x=sw.log)
+    yy, left = rect.top() + c.pt(6), rect.left()
+    if legend_below:
+        yy = rect.bottom() + c.pt(BOTTOM_PT) + below_px - len(series) * line_h + 0.5 * line_h
+        left = inner.left() + max(0.0, min(rect.left() - inner.left(), inner.width() - legend_w))
     for j, (cv, _) in enumerate(series):
-        xx = rect.left() + c.pt(18)
+        xx = left + c.pt(18)
         _legend_swatch(
             c, "dash" if cv.dashed else "line", palette.class_color(j), QPointF(xx - c.pt(8), yy)
         )
@@ -1071,22 +1321,39 @@ def _legend_items(plan: FigurePlan) -> list[tuple[str, str, str]]:
     return items
 
 
-def _paint_legend(c: _Canvas, items, rect: QRectF) -> None:
+def _legend_rows(c: _Canvas, items, width: float) -> list[list[tuple]]:
+    """The legend's items in lines no wider than ``width`` (a line holds at least one item)."""
     font = c.font(7.5)
-    widths = [c.pt(14) + c.text_width(label, font) + c.pt(12) for _, _, label in items]
-    x = rect.center().x() - 0.5 * sum(widths)
-    y = rect.center().y()
+    rows: list[list[tuple]] = []
+    used = 0.0
+    for item in items:
+        w = c.pt(14) + c.text_width(item[2], font) + c.pt(12)
+        if rows and used + w <= width:
+            rows[-1].append((item, w))
+            used += w
+        else:
+            rows.append([(item, w)])
+            used = w
+    return rows
+
+
+def _paint_legend(c: _Canvas, rows, rect: QRectF) -> None:
+    font = c.font(7.5)
     theme = c.theme
-    for (kind, col, label), w in zip(items, widths, strict=True):
-        if col in (palette.LIGHT.foreground, palette.LIGHT.boundary, palette.LIGHT.expansion):
-            col = {
-                palette.LIGHT.foreground: theme.foreground,
-                palette.LIGHT.boundary: theme.boundary,
-                palette.LIGHT.expansion: theme.expansion,
-            }[col]
-        _legend_swatch(c, kind, col, QPointF(x + c.pt(6), y))
-        c.text(x + c.pt(14), y, label, font, valign="center")
-        x += w
+    line_h = rect.height() / max(len(rows), 1)
+    for r, row in enumerate(rows):
+        x = rect.center().x() - 0.5 * sum(w for _, w in row)
+        y = rect.top() + (r + 0.5) * line_h
+        for (kind, col, label), w in row:
+            if col in (palette.LIGHT.foreground, palette.LIGHT.boundary, palette.LIGHT.expansion):
+                col = {
+                    palette.LIGHT.foreground: theme.foreground,
+                    palette.LIGHT.boundary: theme.boundary,
+                    palette.LIGHT.expansion: theme.expansion,
+                }[col]
+            _legend_swatch(c, kind, col, QPointF(x + c.pt(6), y))
+            c.text(x + c.pt(14), y, label, font, valign="center")
+            x += w
 
 
 __all__ = ["FigureGeometry", "PanelGeometry", "Transform", "paint_figure"]

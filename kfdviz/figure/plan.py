@@ -52,6 +52,12 @@ class FigurePlan:
     settings: dict = field(default_factory=dict)
     note: str = ""  # a footnote line (the source)
 
+    def single_panels(self) -> list[FigurePlan]:
+        """One figure per panel (for one file each): no figure title, the settings kept."""
+        return [
+            FigurePlan("", [panel], 1, 1, dict(self.settings), self.note) for panel in self.panels
+        ]
+
 
 def format_value(v) -> str:
     if isinstance(v, bool):

@@ -148,7 +148,7 @@ def canonical_basis(Q: np.ndarray, r: int) -> np.ndarray:
     projector P = Q Q': it depends on span(Q) only, not on which basis Q is. Computed on the
     coordinates Q' (m, n), where column j of P is Q (Q' e_j), in O(r m n).
     """
-    n, m = Q.shape
+    m = Q.shape[1]
     r = min(r, m)
     C = Q.T  # column j: the coordinates of P e_j in the basis Q
     remaining = np.einsum("ij,ij->j", C, C)  # ||P e_j||^2 minus its part along the chosen ones

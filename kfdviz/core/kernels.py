@@ -64,7 +64,8 @@ def _digest(a: np.ndarray) -> bytes:
     a = np.ascontiguousarray(a)
     h = hashlib.blake2b(digest_size=16)
     h.update(str((a.shape, a.dtype.str)).encode())
-    h.update(memoryview(a).cast("B"))
+    if a.size:  # a zero-size view cannot be cast to bytes
+        h.update(memoryview(a).cast("B"))
     return h.digest()
 
 

@@ -15,7 +15,6 @@ from ..core.kpca import centred_kpca
 from ..core.rayleigh import solve_rayleigh
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 
-
 # Variances below this fraction of the uncentred second moment (relative 1e-12 in amplitude) are
 # round-off: the features are constant.
 _NO_VARIANCE = 1e-24

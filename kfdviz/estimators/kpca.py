@@ -18,6 +18,9 @@ from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 # Variances below this fraction of the uncentred second moment (relative 1e-12 in amplitude) are
 # round-off: the features are constant.
 _NO_VARIANCE = 1e-24
+# Rayleigh values (feature variances for a'N_reg a = 1) below this fraction of the largest are
+# round-off, as kernel PCA's eigenvalues below 1e-12 of the largest.
+_FLAT_FEATURE = 1e-12
 
 
 class KernelPCA(
@@ -208,7 +211,7 @@ class OrientedKernelPCA(
         sol = solve_rayleigh(M, N, k, mu=mu, regularizer="gram", K=Kzz)
         A = sol.vectors
         warnings = list(sol.warnings)
-        flat = int(np.count_nonzero(sol.values <= _NO_VARIANCE * max(sol.values[0], 0.0)))
+        flat = int(np.count_nonzero(sol.values <= _FLAT_FEATURE * max(sol.values[0], 0.0)))
         if flat:
             warnings.append(
                 f"{flat} of the {k} features carry no variance on the training data (constant "

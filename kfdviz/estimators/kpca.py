@@ -82,6 +82,7 @@ class KernelPCA(
         return self
 
     def transform(self, X):
+        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
         return self._feature_values(X)
 
 
@@ -237,6 +238,7 @@ class OrientedKernelPCA(
         return self
 
     def transform(self, X):
+        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
         return self._feature_values(X)
 
     def tangent_directions(self, X) -> np.ndarray:

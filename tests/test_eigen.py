@@ -318,3 +318,54 @@ def test_rayleigh_with_tied_values_is_canonical_and_solver_independent(monkeypat
     monkeypatch.setattr(eigen.linalg, "eigh", _broken_partial("empty", real))
     got = solve_rayleigh(M, N, 2, mu=0.1)
     np.testing.assert_allclose(got.vectors, a, atol=1e-9)
+
+
+def _kfd_gda(**kw):
+    from kfdviz.estimators import KernelFisherDiscriminant
+
+    return KernelFisherDiscriminant(multi_class="gda", **kw)
+
+
+def _estimator(name, **kw):
+    from kfdviz import estimators
+
+    if name == "gda":
+        return _kfd_gda(**kw)
+    return getattr(estimators, name)(**kw)
+
+
+SPECTRAL = [
+    ("KernelPCA", dict(n_components=3), "transform"),
+    ("KernelPCA", dict(n_components=12), "transform"),  # dense path with more components
+    ("OrientedKernelPCA", dict(n_components=3), "transform"),
+    ("OrientedKernelPCA", dict(n_components=2, tangents=None), "transform"),
+    ("gda", dict(), "transform"),
+    ("KernelPCANoveltyDetector", dict(n_components=5), "score_samples"),
+    ("KernelOrthogonalCentroid", dict(), "transform"),
+]
+
+
+@pytest.mark.parametrize("width", [1e-9, 1e-6])
+@pytest.mark.parametrize(
+    "name, params, method", SPECTRAL, ids=[f"{s[0]}-{len(s[1])}" for s in SPECTRAL]
+)
+def test_spectral_estimators_on_tied_spectra_do_not_depend_on_the_solvers_basis(
+    monkeypatch, name, params, method, width
+):
+    """K = I (a width far below the points' spacing): every spectrum is one big tie.
+
+    A solver may return any basis of a repeated eigenvalue's eigenspace, and which one depends on
+    the BLAS; the features must not. The rotated solver returns other bases.
+    """
+    rng = np.random.RandomState(0)
+    X = rng.randn(45, 2) * 3
+    y = np.repeat([0, 1, 2], 15)
+    X_new = np.vstack([X[:6], X[:4] + 0.5])
+    est = _estimator(name, width=width, **params).fit(X, y)
+    ref = getattr(est, method)(X_new)
+    assert np.all(np.isfinite(ref))
+    real = linalg.eigh
+    for seed in range(3):
+        monkeypatch.setattr(eigen.linalg, "eigh", _rotating_solver(real, seed))
+        got = getattr(_estimator(name, width=width, **params).fit(X, y), method)(X_new)
+        np.testing.assert_allclose(got, ref, rtol=0, atol=1e-8 * np.abs(ref).max())

@@ -248,7 +248,8 @@ def leading_eigenpairs(
 ) -> EigenPairs:
     """The k largest eigenvalues of the symmetric matrix A (descending) and their vectors.
 
-    Only A's lower triangle is read. ``name`` says what A is in error messages. With
+    A must be symmetric: the solvers read its lower triangle, the checks all of it. ``name``
+    says what A is in error messages. With
     ``negligible`` = f, eigenvalues at or below f times the largest one are of no interest
     (the caller drops them): their vectors get no canonical basis, and a block ending among
     them needs no full decomposition.

@@ -92,7 +92,9 @@ def test_chunking_gives_identical_results(kern, data, monkeypatch):
     monkeypatch.setattr(kernels, "CHUNK_BYTES", 1)
     assert kernels.chunk_rows(X.shape[0], Z.shape[0]) == 1
     chunked = kern(X, Z, cache=False)
-    np.testing.assert_allclose(chunked, whole, rtol=1e-14, atol=1e-15)
+    # One row or many: the BLAS may use other kernels (gemv, gemm) and sum in another order, so
+    # equal to round-off in the exponent, not bit for bit.
+    np.testing.assert_allclose(chunked, whole, rtol=1e-12, atol=1e-13)
     np.testing.assert_allclose(chunked, _reference(kern, X, Z), rtol=1e-12, atol=1e-12)
 
 

@@ -82,7 +82,11 @@ def test_eigen_formulation_agrees_with_closed_form():
     np.testing.assert_allclose(
         eigen.decision_function(X_new), closed.decision_function(X_new), rtol=1e-6, atol=1e-8
     )
-    np.testing.assert_array_equal(eigen.predict(X_new), closed.predict(X_new))
+    # Two routes agree to round-off, so the classes agree wherever the output is not that close
+    # to the threshold (a point within round-off of it may go either way on another BLAS).
+    clear = np.abs(closed.decision_function(X_new)) > 1e-6
+    assert clear.sum() >= 45
+    np.testing.assert_array_equal(eigen.predict(X_new)[clear], closed.predict(X_new)[clear])
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -39,6 +39,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from .eigen import extreme_eigenvalues, symmetric_eigh
+
 LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")
 REGULARIZERS = ("l2", "rkhs", "l1")
 SOLVERS = ("auto", "closed-form", "clarabel", "lasso")
@@ -168,7 +170,7 @@ def _check_inputs(
         scale = max(np.max(np.abs(Kzz)), 1.0)
         if not np.allclose(Kzz, Kzz.T, rtol=0.0, atol=1e-10 * scale):
             raise ValueError("Kzz must be symmetric (a kernel matrix of the centers).")
-        lowest = sla.eigvalsh(Kzz, subset_by_index=[0, 0])[0]
+        lowest = extreme_eigenvalues(Kzz, 1, largest=False, name="Kzz")[0]
         if lowest < -1e-8 * scale:
             raise ValueError(
                 f"Kzz has a negative eigenvalue ({lowest:.3g}): with regularizer='rkhs' the "
@@ -198,7 +200,7 @@ def _group_matrix(label_index: np.ndarray | None, n: int) -> sp.csr_array | None
 
 def _psd_root(Kzz: np.ndarray) -> np.ndarray:
     """R with R'R = Kzz, rows the scaled eigenvectors (Kzz was checked to be semi-definite)."""
-    s, V = sla.eigh(Kzz)
+    s, V = symmetric_eigh(Kzz, name="Kzz")
     # Keep every positive eigenvalue: a direction whose penalty were dropped while K still acts on
     # it (however weakly) would be left unregularized, and a least-squares solve blows it up.
     keep = s > 0

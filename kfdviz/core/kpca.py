@@ -2,10 +2,10 @@
 
 KPCA is the Rayleigh coefficient with S_I the covariance (eq. 2) and S_N the identity; in
 expansion coefficients it is the symmetric eigenproblem of the centred Gram matrix, solved here
-with a partial eigensolver (only the leading eigenpairs are computed): ARPACK's Lanczos
-iteration (matrix-vector products only) for a few components of a large matrix, LAPACK's
-``syevr`` otherwise or where ARPACK does not converge. Both compute the same eigenpairs to
-machine precision; they differ only in cost.
+for the leading eigenpairs only (core/eigen.py, which checks the answer and makes it independent
+of the BLAS): ARPACK's Lanczos iteration (matrix-vector products only) for a few components of a
+large matrix, LAPACK's ``syevr`` otherwise or where ARPACK does not converge or meets a cluster
+of eigenvalues. Both compute the same eigenpairs to machine precision; they differ only in cost.
 
 The Lanczos iteration never forms the centred matrix H K H: each product is H (K (H v)), with
 H v = v - mean(v) and K v by BLAS ``symv``, which reads one triangle of K. The products are
@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
 from scipy.linalg import blas
-from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigsh
+from scipy.sparse.linalg import LinearOperator
+
+from . import eigen
 
 EIGEN_SOLVERS = ("auto", "arpack", "dense")
 # scikit-learn's KernelPCA policy, confirmed here by measurement: above 200 points and below 10
@@ -91,20 +92,6 @@ def _centred_operator(K: np.ndarray) -> LinearOperator:
     return LinearOperator((n, n), matvec=matvec, dtype=KF.dtype)
 
 
-def _leading_arpack(K: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Leading k eigenpairs of H K H by ARPACK, from the uncentred K."""
-    n = K.shape[0]
-    # A fixed start vector keeps fits repeatable; the constant vector would be a poor one (it is
-    # in H K H's null space).
-    v0 = np.random.RandomState(0).uniform(-1.0, 1.0, n)
-    return eigsh(_centred_operator(K), k, which="LA", tol=0.0, v0=v0)
-
-
-def _leading_dense(Kc: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    n = Kc.shape[0]
-    return linalg.eigh(Kc, subset_by_index=[n - k, n - 1], driver="evr", check_finite=False)
-
-
 def centred_kpca(
     K: np.ndarray, n_components: int, *, tol: float = 1e-12, eigen_solver: str = "auto"
 ) -> CentredEigenSolution:
@@ -114,28 +101,59 @@ def centred_kpca(
     ordinary expansion sum_i a_i k(x_i, x) + c, with a = H beta and
     c = -beta' r + (1'beta) mean(K), where r holds K's row means. ``eigen_solver`` is "auto"
     (ARPACK for fewer than 10 components of more than 200 points, as scikit-learn decides),
-    "arpack" or "dense".
+    "arpack" or "dense". Eigenvalues at or below ``tol`` times the largest are dropped.
+
+    beta = V C^(-1/2) with V the eigenvectors and C = V' (H K H) V, so the features are
+    orthonormal in feature space even where V is a canonical basis of a cluster of nearly equal
+    eigenvalues rather than exact eigenvectors (core/eigen.py); for exact eigenvectors
+    C = diag(eigenvalues) and beta = V diag(eigenvalues)^(-1/2).
+
+    Raises ``eigen.EigenSolverError`` (a ValueError) when K has non-finite entries.
     """
+    K = np.asarray(K, dtype=float)
+    if not np.all(np.isfinite(K)):
+        raise eigen.EigenSolverError(
+            "The kernel matrix contains NaN or infinite entries (the kernel values overflow); "
+            "scale the data or choose a smaller polynomial degree."
+        )
     n = K.shape[0]
     row_means = K.mean(axis=1)
     total_mean = float(row_means.mean())
     k = min(n_components, n)
     solver = choose_solver(n, k, eigen_solver)
+    name = "the centred kernel matrix"
     if solver == "arpack":
-        try:
-            vals, vecs = _leading_arpack(K, k)
-        except (ArpackNoConvergence, ArpackError):
-            solver = "dense"
-    if solver == "dense":
-        vals, vecs = _leading_dense(_centre(K), k)
-    order = np.argsort(vals)[::-1]
-    vals, vecs = vals[order], vecs[:, order]
-    # Deterministic signs: largest-magnitude entry positive.
-    idx = np.argmax(np.abs(vecs), axis=0)
-    vecs = vecs * np.where(vecs[idx, np.arange(k)] < 0, -1.0, 1.0)
-    positive = vals > tol * max(vals[0], np.finfo(float).tiny)
-    vals, vecs = vals[positive], vecs[:, positive]
-    beta = vecs / np.sqrt(vals)
+        # A fixed start vector keeps fits repeatable; the constant vector would be a poor one
+        # (it is in H K H's null space).
+        v0 = np.random.RandomState(0).uniform(-1.0, 1.0, n)
+        operator = _centred_operator(K)
+        pairs = eigen.leading_eigenpairs_lanczos(
+            operator,
+            k,
+            dense=lambda: _centre(K),
+            # ||H K H||_F <= ||K||_F: H is an orthogonal projector.
+            scale=float(np.linalg.norm(K)),
+            v0=v0,
+            name=name,
+            negligible=tol,
+        )
+        apply = operator.matmat
+    else:
+        Kc = _centre(K)
+        pairs = eigen.leading_eigenpairs(Kc, k, name=name, negligible=tol)
+        apply = Kc.__matmul__
+    solver = "arpack" if pairs.solver == "arpack" else "dense"
+    vals, vecs = pairs.values, pairs.vectors
+    keep = int(np.count_nonzero(vals > tol * max(vals[0], np.finfo(float).tiny)))
+    vals, vecs = vals[:keep], vecs[:, :keep]
+    beta = vecs @ _inverse_sqrt(vecs.T @ apply(vecs)) if keep else vecs
     coef = beta - beta.mean(axis=0)
     offset = -(row_means @ beta) + beta.sum(axis=0) * total_mean
     return CentredEigenSolution(vals, coef, offset, vals, solver)
+
+
+def _inverse_sqrt(C: np.ndarray) -> np.ndarray:
+    """C^(-1/2) of a symmetric positive definite matrix (the symmetric root)."""
+    w, U = eigen.symmetric_eigh(0.5 * (C + C.T), name="the Gram matrix of the features")
+    w = np.maximum(w, np.finfo(float).tiny)
+    return (U / np.sqrt(w)) @ U.T

@@ -5,7 +5,8 @@ variants) is this one problem with different M and N (TPAMI eqs. 1, 8). N is reg
 eq. (11), N + mu*I, or with mu*K (penalizing ||w||^2). The solve whitens with a Cholesky factor of
 the regularized N where it is positive definite; where it is not (or is too ill-conditioned for
 the factor to be trusted) it falls back to N's eigen-decomposition restricted to its numerical
-range, and says so in the result's warnings.
+range, and says so in the result's warnings. Eigenproblems go through core/eigen.py: checked
+answers, canonical bases for clusters of equal Rayleigh values.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
+
+from . import eigen
 
 # Above this condition number a Cholesky whitening loses more than half the digits; the range
 # restriction is then the more accurate route.
@@ -67,11 +70,8 @@ def _describe_regularization(mu: float, regularizer: str) -> str:
 
 
 def _fix_signs(V: np.ndarray) -> np.ndarray:
-    """Deterministic signs: the largest-magnitude entry of each column is positive."""
-    idx = np.argmax(np.abs(V), axis=0)
-    signs = np.sign(V[idx, np.arange(V.shape[1])])
-    signs[signs == 0] = 1.0
-    return V * signs
+    """Deterministic signs: the first (near-)largest-magnitude entry of each column is positive."""
+    return eigen.canonical_signs(V)
 
 
 def _check_finite(name: str, A: np.ndarray) -> None:
@@ -138,9 +138,8 @@ def solve_rayleigh(
             Linv_M = linalg.solve_triangular(chol, M, lower=True, check_finite=False)
             W = linalg.solve_triangular(chol, Linv_M.T, lower=True, check_finite=False)
             W = 0.5 * (W + W.T)
-            vals, U = linalg.eigh(W, subset_by_index=[m - n_components, m - 1], driver="evr")
-            order = np.argsort(vals)[::-1]
-            vals, U = vals[order], U[:, order]
+            pairs = eigen.leading_eigenpairs(W, n_components, name="L^-1 M L^-T")
+            vals, U = pairs.values, pairs.vectors
             vectors = linalg.solve_triangular(chol, U, lower=True, trans="T", check_finite=False)
             values, method = vals, "cholesky"
         return RayleighSolution(
@@ -155,7 +154,7 @@ def solve_rayleigh(
 
     # Fallback: restrict to the numerical range of N_reg (rebuilt: the factorization used it).
     Nr = _symmetric_regularized(N, mu, regularizer, K)
-    evals, evecs = linalg.eigh(Nr, check_finite=False)
+    evals, evecs = eigen.symmetric_eigh(Nr, name="the regularized N")
     top = max(evals[-1], 0.0)
     if top <= 0:
         raise RayleighError(
@@ -190,9 +189,8 @@ def solve_rayleigh(
     else:
         W = P.T @ M @ P
         W = 0.5 * (W + W.T)
-        vals, U = linalg.eigh(W, subset_by_index=[rank - n_components, rank - 1])
-        order = np.argsort(vals)[::-1]
-        vectors, values = P @ U[:, order], vals[order]
+        pairs = eigen.leading_eigenpairs(W, n_components, name="P' M P")
+        vectors, values = P @ pairs.vectors, pairs.values
     # With M = d d' the natural sign already has d'a > 0; keep it.
     vectors = vectors if rank_one is not None else _fix_signs(vectors)
     return RayleighSolution(vectors, values, reg_text, condition, rank, "range", tuple(warnings))

@@ -98,9 +98,9 @@ def tangent_matrix(
     if weights is None:
         weights = np.ones(len(names))
     weights = np.asarray(weights, dtype=float)
-    if weights.shape != (len(names),) or np.any(weights < 0):
+    if weights.shape != (len(names),) or not np.all(np.isfinite(weights) & (weights >= 0)):
         raise ValueError(
-            f"tangent_weights must be {len(names)} non-negative numbers (one per tangent), "
+            f"tangent_weights must be {len(names)} finite numbers >= 0 (one per tangent), "
             f"got {weights.tolist()}."
         )
     Kzx = kernel(Z, X)

@@ -35,18 +35,65 @@ class KernelEstimatorMixin:
             raise ValueError(
                 f"X has {n_x} rows but y has {n_y} labels: give exactly one label per point."
             )
-        return validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **options)
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **options)
+        self._check_kernel_range(X)
+        return X, y
 
     def _check_X(self, X, *, reset: bool) -> np.ndarray:
-        return validate_data(
+        X = validate_data(
             self, X, reset=reset, dtype=np.float64, ensure_min_samples=2 if reset else 1
+        )
+        if reset:
+            self._check_kernel_range(X)
+        return X
+
+    def _check_kernel_range(self, X: np.ndarray) -> None:
+        """Refuse training data on which the kernel's values overflow.
+
+        Every kernel value is bounded through ||x||^2 <= s for all rows: |x.z| <= s, and
+        ||x - z||^2 <= 4 s. Where that bound is not a finite number, the Gram matrix would hold
+        inf or NaN and every fit would fail somewhere inside with a less useful message.
+        """
+        with np.errstate(over="ignore", invalid="ignore"):
+            s = np.max(np.einsum("ij,ij->i", X, X), initial=0.0)
+            if self.kernel == "poly":
+                bound = np.power(s + abs(float(self.coef0)), int(self.degree))
+            else:
+                bound = 4.0 * s
+        if np.isfinite(bound):
+            return
+        what = (
+            f"the polynomial kernel (x.z + {float(self.coef0):g})^{int(self.degree)}"
+            if self.kernel == "poly"
+            else f"the {'Gaussian' if self.kernel == 'rbf' else 'linear'} kernel"
+        )
+        advice = "scale the data (e.g. to unit variance)" + (
+            " or lower the degree" if self.kernel == "poly" else ""
+        )
+        raise ValueError(
+            f"The kernel values overflow on these training data: the largest ||x||^2 is {s:.3g}, "
+            f"and {what} exceeds the largest floating-point number there; {advice}."
         )
 
     def _feature_values(self, X) -> np.ndarray:
         """Values of the fitted expansion's features at the rows of X, shape (n, k)."""
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)
-        return self.expansion_.evaluate(X)
+        return self._finite_values(self.expansion_, X)
+
+    def _finite_values(self, expansion: Expansion, X: np.ndarray) -> np.ndarray:
+        """``expansion`` at the rows of the validated X; non-finite outputs are refused.
+
+        Finite inputs give non-finite outputs only where kernel values overflow (a polynomial
+        kernel far from the data): such a row has no meaningful feature value or class, so
+        ValueError names it instead of passing NaN on (or mapping it to a class).
+        """
+        with np.errstate(over="ignore", invalid="ignore"):
+            values = expansion.evaluate(X)
+        finite = np.isfinite(values).reshape(values.shape[0], -1).all(axis=1)
+        if not finite.all():
+            raise ValueError(non_finite_message(type(self).__name__, expansion.kernel, X, finite))
+        return values
 
     @property
     def expansion_points_(self) -> np.ndarray:
@@ -58,6 +105,24 @@ class KernelEstimatorMixin:
         check_is_fitted(self, "expansion_")
         coef = self.expansion_.coef
         return coef[:, 0] if coef.shape[1] == 1 else coef
+
+
+def non_finite_message(owner: str, kernel, X: np.ndarray, finite: np.ndarray) -> str:
+    """Why rows of X got non-finite outputs, and what to do."""
+    bad = np.flatnonzero(~finite)
+    first = int(bad[0])
+    norm = float(np.linalg.norm(X[first]))
+    if kernel.name == "poly":
+        cause = f"(x.z + {kernel.coef0:g})^{kernel.degree} overflows there"
+        advice = "scale the data or lower the degree"
+    else:
+        cause = "the kernel values overflow there"
+        advice = "scale the data"
+    return (
+        f"{owner} cannot evaluate {bad.size} of the {X.shape[0]} rows of X (first: row {first}, "
+        f"||x|| = {norm:.3g}): {cause}, so the outputs are not finite numbers. Such rows are "
+        f"refused, not given a value or a class; {advice}."
+    )
 
 
 def _length(a) -> int | None:

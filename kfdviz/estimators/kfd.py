@@ -377,15 +377,20 @@ class KernelFisherDiscriminant(
         return self._feature_values(X)
 
     def decision_function(self, X):
+        """Signed distance to the threshold (two classes) or one score per class.
+
+        Rows whose kernel values overflow (non-finite outputs) raise ValueError; so do
+        ``predict``, ``predict_proba`` and ``transform``.
+        """
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)
         if self.classes_.size == 2:
-            return self.expansion_.evaluate(X)[:, 0] + self.intercept_
+            return self._finite_values(self.expansion_, X)[:, 0] + self.intercept_
         if self.multi_class == "gda":
-            F = self.expansion_.evaluate(X)
+            F = self._finite_values(self.expansion_, X)
             d2 = ((F[:, None, :] - self.class_centroids_[None]) ** 2).sum(axis=2)
             return -d2
-        return self.ovr_expansion_.evaluate(X)
+        return self._finite_values(self.ovr_expansion_, X)
 
     def predict(self, X):
         scores = self.decision_function(X)

@@ -62,6 +62,7 @@ class KernelOrthogonalCentroid(
         return self
 
     def transform(self, X):
+        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
         return self._feature_values(X)
 
     def __sklearn_tags__(self):

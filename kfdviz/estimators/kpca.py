@@ -15,6 +15,13 @@ from ..core.kpca import centred_kpca
 from ..core.rayleigh import solve_rayleigh
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 
+# Variances below this fraction of the uncentred second moment (relative 1e-12 in amplitude) are
+# round-off: the features are constant.
+_NO_VARIANCE = 1e-24
+# Rayleigh values (feature variances for a'N_reg a = 1) below this fraction of the largest are
+# round-off, as kernel PCA's eigenvalues below 1e-12 of the largest.
+_FLAT_FEATURE = 1e-12
+
 
 class KernelPCA(
     ClassNamePrefixFeaturesOutMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator
@@ -75,6 +82,7 @@ class KernelPCA(
         return self
 
     def transform(self, X):
+        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
         return self._feature_values(X)
 
 
@@ -148,11 +156,18 @@ class OrientedKernelPCA(
         names = tangents.check_tangents(self.tangents, X.shape[1])
         kern = self._make_kernel()
         center = X.mean(axis=0) if self.center is None else np.asarray(self.center, dtype=float)
-        if center.shape != (X.shape[1],):
+        if center.shape != (X.shape[1],) or not np.all(np.isfinite(center)):
             raise ValueError(
-                f"center must have one coordinate per input dimension ({X.shape[1]}), "
-                f"got {center.tolist()}."
+                f"center must be {X.shape[1]} finite numbers (one coordinate per input "
+                f"dimension), got {center.tolist()}."
             )
+        if self.tangent_weights is not None:
+            weights = np.asarray(self.tangent_weights, dtype=float)
+            if weights.shape != (len(names),) or not np.all(np.isfinite(weights) & (weights >= 0)):
+                raise ValueError(
+                    f"tangent_weights must be {len(names)} finite numbers >= 0 (one per tangent: "
+                    f"{', '.join(names) or 'none'}), got {weights.tolist()}."
+                )
         spread = tangents.data_spread(X)
         Z = X
         if names and self.expand_transformed:
@@ -186,8 +201,23 @@ class OrientedKernelPCA(
         jitter = 1e-10 * max(np.trace(N) + mu * np.trace(Kzz), 1e-300) / N.shape[0]
         N[np.diag_indices_from(N)] += jitter
         k = min(self.n_components, Z.shape[0])
+        # Total variance of the expansion's features: trace(M) = ||H Kxz||_F^2 / n. At the
+        # round-off level of the kernel values themselves, every feature would be constant.
+        if np.trace(M) <= _NO_VARIANCE * np.einsum("ij,ij->", Kzx, Kzx) / X.shape[0]:
+            raise ValueError(
+                "The data show no variance in feature space (identical points, or a kernel "
+                "width far too small or large): every oriented KPCA feature would be constant. "
+                "Change the kernel parameters or the data."
+            )
         sol = solve_rayleigh(M, N, k, mu=mu, regularizer="gram", K=Kzz)
         A = sol.vectors
+        warnings = list(sol.warnings)
+        flat = int(np.count_nonzero(sol.values <= _FLAT_FEATURE * max(sol.values[0], 0.0)))
+        if flat:
+            warnings.append(
+                f"{flat} of the {k} features carry no variance on the training data (constant "
+                "features): the data span fewer directions in feature space."
+            )
         # Centre each feature on the training data, as the covariance criterion does.
         offset = -(Kzx.T @ A).mean(axis=0)
         self.expansion_ = Expansion(kern, Z, A, offset)
@@ -203,11 +233,12 @@ class OrientedKernelPCA(
             "effective_rank": sol.effective_rank,
             "regularization": sol.regularization,
             "method": sol.method,
-            "warnings": list(sol.warnings),
+            "warnings": warnings,
         }
         return self
 
     def transform(self, X):
+        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
         return self._feature_values(X)
 
     def tangent_directions(self, X) -> np.ndarray:

@@ -57,13 +57,20 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         kern = self._make_kernel()
         K = kern(X, X)
         sol = centred_kpca(K, min(self.n_components, X.shape[0]))
+        if sol.eigenvalues.size == 0:
+            raise ValueError(
+                "The centred Gram matrix has no positive eigenvalue: the training points "
+                f"coincide in feature space at {_kernel_text(kern)} (identical points, or a "
+                "kernel width far too small or large), so no point could score as novel. "
+                "Change the kernel parameters or the data."
+            )
         n = X.shape[0]
         self.expansion_ = Expansion(kern, X, sol.coef, sol.offset)
         # The squared distance to the feature-space mean is itself an expansion plus k(z, z).
         self.mean_expansion_ = Expansion(kern, X, np.full(n, -2.0 / n), K.mean())
         self.eigenvalues_ = sol.eigenvalues
         self.n_components_ = sol.eigenvalues.size
-        self.offset_ = _cut_between(self.score_samples(X), self.contamination)
+        self.offset_ = _cut_between(-self._reconstruction_error(X), self.contamination)
         self.diagnostics_ = {"spectrum": sol.spectrum, "warnings": []}
         if self.n_components_ < self.n_components:
             self.diagnostics_["warnings"].append(
@@ -73,27 +80,52 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         return self
 
     def reconstruction_error(self, X) -> np.ndarray:
-        """p(z): the squared feature-space distance of each row to the principal subspace."""
+        """p(z): the squared feature-space distance of each row to the principal subspace.
+
+        A row whose kernel values overflow (a polynomial kernel far from the data) gets
+        p = inf: k(z, z) >= k(z, x)^2 / k(x, x) for every training point x, so its feature-space
+        norm is beyond any representable number and it is novel. ``score_samples`` is then
+        -inf and ``predict`` -1; no row is given a NaN score.
+        """
         check_is_fitted(self, "expansion_")
-        X = self._check_X(X, reset=False)
+        return self._reconstruction_error(self._check_X(X, reset=False))
+
+    def _reconstruction_error(self, X: np.ndarray) -> np.ndarray:
+        """p(z) at the rows of an already validated X."""
         kern = self.expansion_.kernel
-        dist_to_mean = kern.diag(X) + self.mean_expansion_.evaluate(X)[:, 0]
-        F = self.expansion_.evaluate(X)
-        p = dist_to_mean - np.sum(F**2, axis=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            diag = kern.diag(X)
+            dist_to_mean = diag + self.mean_expansion_.evaluate(X)[:, 0]
+            F = self.expansion_.evaluate(X)
+            p = dist_to_mean - np.sum(F**2, axis=1)
+        overflow = ~(np.isfinite(p) & np.isfinite(diag))
         # Below this the value is round-off of a cancellation between terms of size ~k(z, z):
         # call it zero so that points inside the subspace score identically and stably.
-        floor = 1e-9 * max(float(np.max(np.abs(kern.diag(X)), initial=0.0)), 1e-300)
-        return np.where(p > floor, p, 0.0)
+        finite_diag = np.abs(diag[~overflow])
+        floor = 1e-9 * max(float(np.max(finite_diag, initial=0.0)), 1e-300)
+        p = np.where(p > floor, p, 0.0)
+        p[overflow] = np.inf
+        return p
 
     def score_samples(self, X):
         """Higher is more normal: the negated reconstruction error."""
         return -self.reconstruction_error(X)
 
     def decision_function(self, X):
+        """score_samples - offset_: negative for outliers (-inf where the kernel overflows)."""
         return self.score_samples(X) - self.offset_
 
     def predict(self, X):
+        """+1 for normal rows, -1 for novel ones (every row whose kernel values overflow)."""
         return np.where(self.decision_function(X) >= 0, 1, -1)
+
+
+def _kernel_text(kern) -> str:
+    if kern.name == "rbf":
+        return f"width={kern.width:g}"
+    if kern.name == "poly":
+        return f"degree={kern.degree}, coef0={kern.coef0:g}"
+    return "the linear kernel"
 
 
 def _cut_between(scores: np.ndarray, fraction: float) -> float:

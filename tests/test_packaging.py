@@ -507,3 +507,107 @@ def test_the_declared_floors_install_and_fit(distributions, tmp_path):
     assert out["koc_shape"] == [200, 2]
     assert out["novelty_far_above_near"]
     assert out["contour"] == pytest.approx([1, 0.5, 0.5], abs=0.01)
+
+
+# ---------------------------------------------------------------------------------------------
+# the desktop bundle (slow: PyInstaller takes minutes)
+
+# A guard against the bundle growing unnoticed (it was about 300 MiB with PySide6 6.11, numpy 2.4,
+# scipy 1.17 and scikit-learn 1.9): most of it is Qt, scipy, numpy and two OpenBLAS builds.
+BUNDLE_MAX_MIB = 400
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    pytest.importorskip("PyInstaller", reason="PyInstaller is in the test and package extras")
+    out = tmp_path_factory.mktemp("bundle")
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            out / "dist",
+            "--workpath",
+            out / "build",
+            PACKAGING / "kfdviz.spec",
+        ],
+        cwd=out,
+        timeout=1800,
+    )
+    return out / "dist" / "kfdviz"
+
+
+def _bare_env(tmp_path: Path) -> dict[str, str]:
+    """What a desktop session gives a program: a display, a home, a runtime folder; no Python
+    on PATH beyond the system's, no PYTHONPATH, no virtual environment, no Qt settings."""
+    home = tmp_path / "home"
+    runtime = tmp_path / "runtime"
+    for folder in (home, runtime):
+        folder.mkdir(exist_ok=True)
+    runtime.chmod(0o700)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_RUNTIME_DIR": str(runtime)}
+    for name in ("DISPLAY", "XAUTHORITY", "LANG"):
+        if os.environ.get(name):
+            env[name] = os.environ[name]
+    return env
+
+
+@pytest.mark.slow
+@pytest.mark.gui
+def test_the_bundle_draws_a_preset_without_python_around(bundle, tmp_path):
+    executable = bundle / "kfdviz"
+    assert executable.is_file() and os.access(executable, os.X_OK)
+    env = _bare_env(tmp_path)
+    command = [executable, "--preset", "koc-iris", "--screenshot", tmp_path / "shot.png"]
+    if "DISPLAY" not in env:
+        if shutil.which("xvfb-run") is None:
+            pytest.skip("needs an X display or xvfb-run (python3 tasks.py test provides both)")
+        command = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", *command]
+    _run(command, cwd=tmp_path, env=env, timeout=300)
+    pixels = _assert_real_picture(tmp_path / "shot.png", 1000, 600)
+    # The points of the three iris classes and the level sets are drawn in colour.
+    rgb = pixels[..., :3].astype(int)
+    saturated = (rgb.max(axis=2) - rgb.min(axis=2)) > 80
+    assert saturated.mean() > 0.01
+
+    version = _run([executable, "--version"], env=env).stdout.strip()
+    assert version == f"kfdviz {metadata.version('kfdviz')}"
+    info = _run([executable, "info"], env=env).stdout
+    assert re.search(r"^numpy\s+\d", info, re.M) and "not installed" not in info, info
+
+
+@pytest.mark.slow
+def test_the_bundle_holds_what_the_app_uses_and_not_more(bundle):
+    internal = bundle / "_internal"
+    size = sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file() and not p.is_symlink())
+    print(f"bundle size: {size / 2**20:.0f} MiB")  # shown with pytest -s
+    assert size < BUNDLE_MAX_MIB * 2**20, f"{size / 2**20:.0f} MiB"
+    qt = internal / "PySide6"
+    modules = {p.name.split(".")[0] for p in qt.glob("Qt*.so")}
+    assert {"QtCore", "QtGui", "QtWidgets", "QtSvg", "QtOpenGL", "QtOpenGLWidgets"} <= modules
+    assert not modules & {"QtNetwork", "QtQml", "QtQuick", "QtPdf", "QtWebEngineCore"}, modules
+    platforms = {p.name for p in (qt / "Qt" / "plugins" / "platforms").iterdir()}
+    assert {"libqxcb.so", "libqwayland.so", "libqoffscreen.so"} <= platforms
+    assert "libqeglfs.so" not in platforms and "libqvnc.so" not in platforms
+    assert (qt / "Qt" / "plugins" / "xcbglintegrations").is_dir()
+    # The Python modules are in the archive inside the executable.
+    from PyInstaller.archive.readers import CArchiveReader
+
+    executable = CArchiveReader(str(bundle / "kfdviz"))
+    (archive,) = [name for name in executable.toc if name.endswith(".pyz")]
+    modules = set(executable.open_embedded_archive(archive).toc)
+    for needed in ("pyqtgraph.opengl", "OpenGL.GL", "kfdviz.paper_presets", "kfdviz.app"):
+        assert needed in modules, needed
+    assert not modules & {"pytest", "matplotlib", "tkinter", "PySide6.QtNetwork"}
+    icons = internal / "kfdviz" / "resources" / "icons"
+    for size_px in resources.ICON_SIZES:
+        assert (icons / resources.icon_png_name(size_px)).read_bytes() == resources.icon_png(
+            size_px
+        )
+    assert not (internal / "PySide6" / "Qt" / "translations").exists()
+    # No library a kept file does not link to, and no dangling link.
+    assert not [p for p in bundle.rglob("*") if p.is_symlink() and not p.exists()]

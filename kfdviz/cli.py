@@ -394,6 +394,11 @@ def _desktop_arguments(parser: argparse.ArgumentParser) -> None:
 def _desktop(args: argparse.Namespace) -> int:
     from kfdviz import desktop
 
+    if sys.platform in ("win32", "darwin"):
+        return _error(
+            "kfdviz desktop writes a freedesktop.org menu entry, which Linux and BSD desktops "
+            "read; on Windows and macOS make a shortcut to kfdviz (or to the bundle) instead"
+        )
     home = desktop.data_home()
     try:
         if args.action == "install":

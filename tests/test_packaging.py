@@ -611,3 +611,14 @@ def test_the_bundle_holds_what_the_app_uses_and_not_more(bundle):
     assert not (internal / "PySide6" / "Qt" / "translations").exists()
     # No library a kept file does not link to, and no dangling link.
     assert not [p for p in bundle.rglob("*") if p.is_symlink() and not p.exists()]
+
+
+@pytest.mark.parametrize("platform", ["win32", "darwin"])
+def test_desktop_install_is_refused_where_no_desktop_reads_it(
+    platform, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setattr(sys, "platform", platform)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert cli.main(["desktop", "install"]) == 1
+    assert "freedesktop.org" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

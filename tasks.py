@@ -11,8 +11,8 @@ Standard library only, so that a fresh machine with nothing but python3 can run 
                                        (packaging/kfdviz.spec; ARGS go to pyinstaller)
 
 The virtualenv lives in `.venv` beside this file. The project is installed into it in editable
-mode with its `test` and `package` extras; the install is skipped while pyproject.toml is unchanged since the last
-one (a stamp file in .venv remembers it).
+mode with its `test` and `package` extras; the install is skipped while pyproject.toml is
+unchanged since the last one (a stamp file in .venv remembers it).
 """
 
 import hashlib

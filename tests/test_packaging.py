@@ -37,6 +37,8 @@ LIBRARY_DEPENDENCIES = (
     "clarabel",
     "highspy",
 )
+# And the desktop app's.
+APP_DEPENDENCIES = ("PySide6-Essentials", "pyqtgraph", "PyOpenGL")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,26 +467,14 @@ FLOOR_CHECK = textwrap.dedent(
 )
 
 
-@pytest.mark.slow
-def test_the_declared_floors_install_and_fit(distributions, tmp_path):
-    floors = _declared_floors()
-    assert set(LIBRARY_DEPENDENCIES) <= set(floors)
-    python = _fresh_venv(tmp_path / "venv")
-    pinned = [f"{name}=={floors[name]}" for name in LIBRARY_DEPENDENCIES]
-    # Binary wheels only: on a Python newer than a floor's wheels, that floor cannot be checked
-    # here (and would not install for a user either); that is a skip, not a pass.
+def _install_floors(python: Path, floors: dict[str, str], names) -> None:
+    """Install exactly the floors of ``names``. Binary wheels only: where this Python is newer
+    than a floor's wheels, that floor cannot be checked here (nor would it install for a user);
+    that is a skip, not a pass."""
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    pinned = [f"{name}=={floors[name]}" for name in names]
     install = subprocess.run(
-        [
-            python,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            "--only-binary",
-            ":all:",
-            *pinned,
-        ],
+        [*pip, "--only-binary", ":all:", *pinned],
         capture_output=True,
         text=True,
         timeout=900,
@@ -492,21 +482,55 @@ def test_the_declared_floors_install_and_fit(distributions, tmp_path):
     if install.returncode != 0 and "No matching distribution" in install.stderr:
         pytest.skip(f"the floors have no wheels for this Python: {install.stderr[-600:]}")
     assert install.returncode == 0, install.stderr[-4000:]
+
+
+def _assert_is_floor(installed: str, declared: str) -> None:
+    """``installed`` is the release ``declared`` names (numpy 1.26 is numpy 1.26.0)."""
+    have, want = installed.split("."), declared.split(".")
+    assert have[: len(want)] == want and set(have[len(want) :]) <= {"0"}, (installed, declared)
+
+
+@pytest.mark.slow
+def test_the_declared_floors_install_fit_and_draw(distributions, tmp_path):
+    floors = _declared_floors()
+    assert set(floors) == set(LIBRARY_DEPENDENCIES) | set(APP_DEPENDENCIES)
+    python = _fresh_venv(tmp_path / "venv")
+    env = _outside_env(tmp_path)
+
+    # The library on its floors alone (no Qt at all).
+    _install_floors(python, floors, LIBRARY_DEPENDENCIES)
     _pip_install(python, "--no-deps", distributions["wheel"])
     check = tmp_path / "check.py"
     check.write_text(f"NAMES = {list(LIBRARY_DEPENDENCIES)!r}\n" + FLOOR_CHECK)
-    result = _run([python, check], cwd=tmp_path, env=_outside_env(tmp_path))
-    out = json.loads(result.stdout)
+    out = json.loads(_run([python, check], cwd=tmp_path, env=env).stdout)
     for name in LIBRARY_DEPENDENCIES:
-        # The floor itself ran, e.g. numpy 1.26 is numpy 1.26.0.
-        installed = out["versions"][name].split(".")
-        declared = floors[name].split(".")
-        assert installed[: len(declared)] == declared and set(installed[len(declared) :]) <= {"0"}
+        _assert_is_floor(out["versions"][name], floors[name])
     assert out["kfd"] > 0.95 and out["sparse"] > 0.9 and out["linear_sparse"] > 0.9
     assert out["kpca_gap"] < 1e-6
     assert out["koc_shape"] == [200, 2]
     assert out["novelty_far_above_near"]
     assert out["contour"] == pytest.approx([1, 0.5, 0.5], abs=0.01)
+
+    # Then the desktop app's floors: a figure, and the window where there is a display.
+    _install_floors(python, floors, APP_DEPENDENCIES)
+    versions = _run(
+        [
+            python,
+            "-c",
+            "import sys; from importlib.metadata import version as v; "
+            "print(' '.join(v(n) for n in sys.argv[1:]))",
+            *APP_DEPENDENCIES,
+        ],
+        env=env,
+    ).stdout.split()
+    for name, installed in zip(APP_DEPENDENCIES, versions, strict=True):
+        _assert_is_floor(installed, floors[name])
+    kfdviz = python.parent / "kfdviz"
+    _run([kfdviz, "render", "--preset", "kfd-vs-kpca", "--out", "x.png"], cwd=tmp_path, env=env)
+    _assert_real_picture(tmp_path / "x.png", 800, 300)
+    if env.get("DISPLAY") and env.get("QT_QPA_PLATFORM", "xcb") == "xcb":
+        _run([kfdviz, "--preset", "koc-iris", "--screenshot", "shot.png"], cwd=tmp_path, env=env)
+        _assert_real_picture(tmp_path / "shot.png", 1000, 600)
 
 
 # ---------------------------------------------------------------------------------------------

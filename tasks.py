@@ -7,10 +7,12 @@ Standard library only, so that a fresh machine with nothing but python3 can run 
     python3 tasks.py test [ARGS...]    set up .venv and system packages, run the whole test suite
                                        under a virtual X display (ARGS go to pytest)
     python3 tasks.py lint              ruff check + ruff format --check
+    python3 tasks.py package [ARGS...] build the desktop bundle dist/kfdviz/ with PyInstaller
+                                       (packaging/kfdviz.spec; ARGS go to pyinstaller)
 
 The virtualenv lives in `.venv` beside this file. The project is installed into it in editable
-mode with its `test` extra; the install is skipped while pyproject.toml is unchanged since the last
-one (a stamp file in .venv remembers it).
+mode with its `test` and `package` extras; the install is skipped while pyproject.toml is
+unchanged since the last one (a stamp file in .venv remembers it).
 """
 
 import hashlib
@@ -25,7 +27,8 @@ VENV = os.path.join(REPO, ".venv")
 STAMP = os.path.join(VENV, ".kfdviz-install-stamp")
 PYPROJECT = os.path.join(REPO, "pyproject.toml")
 MIN_PYTHON = (3, 11)
-LINT_PATHS = ["kfdviz", "tests", "tasks.py"]
+LINT_PATHS = ["kfdviz", "tests", "tasks.py", "packaging"]
+SPEC = os.path.join(REPO, "packaging", "kfdviz.spec")
 
 # Debian packages that Qt's xcb platform plugin (PySide6 6.10 wheels) loads at run time and that a
 # minimal Debian does not have. Each entry lists alternative names, newest naming first.
@@ -49,8 +52,9 @@ GUI_PACKAGES = [
     ("libdbus-1-3",),
     ("libglib2.0-0t64", "libglib2.0-0"),
 ]
-# What the tests add: a virtual X server and xvfb-run (which needs xauth).
-TEST_PACKAGES = [("xvfb",), ("xauth",)]
+# What the tests add: a virtual X server and xvfb-run (which needs xauth), and the desktop entry's
+# validator.
+TEST_PACKAGES = [("xvfb",), ("xauth",), ("desktop-file-utils",)]
 
 XVFB_SCREEN = "-screen 0 1920x1080x24"
 
@@ -184,9 +188,9 @@ def ensure_venv():
     if current != stamp or not os.path.exists(venv_bin("kfdviz")):
         say("installing kfdviz into .venv")
         pip = [venv_bin("python"), "-m", "pip", "--disable-pip-version-check"]
-        code = subprocess.run([*pip, "install", "-q", "-e", ".[test]"], cwd=REPO).returncode
+        code = subprocess.run([*pip, "install", "-q", "-e", ".[test,package]"], cwd=REPO).returncode
         if code != 0:
-            fail(f"pip install -e '.[test]' failed (exit {code})", code)
+            fail(f"pip install -e '.[test,package]' failed (exit {code})", code)
         with open(STAMP, "w") as handle:
             handle.write(stamp + "\n")
     return venv_bin("python")
@@ -302,16 +306,60 @@ def cmd_lint(args):
     sys.exit(checked or formatted)
 
 
+def folder_size(folder):
+    """(bytes, files) of everything under folder, links not followed."""
+    total = count = 0
+    for parent, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(parent, name)
+            if not os.path.islink(path):
+                total += os.path.getsize(path)
+                count += 1
+    return total, count
+
+
+def option_value(options, name):
+    """The value of `name VALUE` or `name=VALUE` in options, or None."""
+    for i, option in enumerate(options):
+        if option == name and i + 1 < len(options):
+            return options[i + 1]
+        if option.startswith(name + "="):
+            return option.split("=", 1)[1]
+    return None
+
+
+def cmd_package(args):
+    ensure_venv()
+    # PyInstaller copies the system libraries Qt loads into the bundle: they must be here.
+    ensure_system_packages(GUI_PACKAGES)
+    options = list(args)
+    distpath = option_value(options, "--distpath")
+    if distpath is None:
+        distpath = os.path.join(REPO, "dist")
+        options += ["--distpath", distpath]
+    if option_value(options, "--workpath") is None:
+        options += ["--workpath", os.path.join(REPO, "build", "pyinstaller")]
+    say("building the desktop bundle with PyInstaller (a few minutes)")
+    command = [venv_bin("pyinstaller"), "--noconfirm", "--log-level", "WARN", *options, SPEC]
+    code = subprocess.run(command, cwd=REPO).returncode
+    if code != 0:
+        fail(f"pyinstaller exited {code}", code)
+    bundle = os.path.join(os.path.abspath(distpath), "kfdviz")
+    size, files = folder_size(bundle)
+    say(f"{bundle}: {size / 2**20:.0f} MiB in {files} files; the app: {bundle}/kfdviz")
+
+
 COMMANDS = {
     "run": (cmd_run, "set up .venv and start the app: kfdviz ARGS..."),
     "test": (cmd_test, "set up .venv and system packages, run all tests under a virtual display"),
     "lint": (cmd_lint, "ruff check and ruff format --check"),
+    "package": (cmd_package, "build the one-folder desktop bundle dist/kfdviz/ (PyInstaller)"),
 }
 
 
 def usage():
     lines = ["usage: python3 tasks.py COMMAND [ARGS...]", "", "commands:"]
-    lines += [f"  {name:<6} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += [f"  {name:<8} {text}" for name, (_, text) in COMMANDS.items()]
     return "\n".join(lines)
 
 

@@ -404,3 +404,48 @@ def _render(args: argparse.Namespace) -> int:
         return _error(str(exc))
     except (ValueError, OSError) as exc:
         return _error(str(exc))
+
+
+# ---------------------------------------------------------------------------------------------
+# kfdviz desktop
+
+
+def _desktop_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "action",
+        choices=("install", "uninstall"),
+        help="install: put kfdviz (this copy of it) with its icon into the application menu; "
+        "uninstall: remove what install wrote",
+    )
+
+
+@command(
+    "desktop",
+    help="add kfdviz to the Linux desktop's application menu, or remove it "
+    "(files under $XDG_DATA_HOME, by default ~/.local/share)",
+    arguments=_desktop_arguments,
+)
+def _desktop(args: argparse.Namespace) -> int:
+    from kfdviz import desktop
+
+    if sys.platform in ("win32", "darwin"):
+        return _error(
+            "kfdviz desktop writes a freedesktop.org menu entry, which Linux and BSD desktops "
+            "read; on Windows and macOS make a shortcut to kfdviz (or to the bundle) instead"
+        )
+    home = desktop.data_home()
+    try:
+        if args.action == "install":
+            command = desktop.launch_command()
+            written = desktop.install(home, command)
+            print(f"installed the menu entry {written[0]}, which starts {' '.join(command)}")
+            print(f"and {len(written) - 1} icons under {home / 'icons' / 'hicolor'}")
+            return 0
+        removed = desktop.uninstall(home)
+    except OSError as exc:
+        return _error(f"could not {args.action} the desktop files under {home}: {exc}")
+    if not removed:
+        print(f"nothing to remove: no kfdviz desktop files under {home}")
+    else:
+        print(f"removed {len(removed)} files under {home}")
+    return 0

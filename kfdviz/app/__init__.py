@@ -37,6 +37,9 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
     app.setApplicationName("kfdviz")
     app.setOrganizationName("kfdviz")
     app.setApplicationDisplayName("kfdviz")
+    # The desktop entry's name: Wayland compositors match the window to its entry (and icon) by it.
+    app.setDesktopFileName("kfdviz")
+    app.setWindowIcon(application_icon())
 
     from .main_window import MainWindow
 
@@ -57,6 +60,20 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
         code = app.exec()
     _dispose(window)
     return code
+
+
+def application_icon():
+    """The application icon (a QIcon) at every size the package carries."""
+    from PySide6.QtGui import QIcon, QPixmap
+
+    from .. import resources
+
+    icon = QIcon()
+    for size in resources.ICON_SIZES:
+        pixmap = QPixmap()
+        if pixmap.loadFromData(resources.icon_png(size), "PNG"):
+            icon.addPixmap(pixmap)
+    return icon
 
 
 def grab_window(window):

@@ -138,3 +138,120 @@ def test_no_autosave_and_no_banner_without_a_folder(window, tmp_path):
 def test_pid_alive():
     assert autosave.pid_alive(os.getpid())
     assert not autosave.pid_alive(999_999_999)
+
+
+def _crashed(folder, name: str, n_points: int, when: float):
+    """An autosave of ``n_points`` left by a process that is gone, saved at ``when``."""
+    state = session.state_from_preset("default")
+    state = session.SessionState(
+        X=state.X[:n_points],
+        y=state.y[:n_points],
+        test_mask=state.test_mask[:n_points],
+        panels=state.panels,
+        title=state.title,
+    )
+    path = folder / f"session-999999990-{name}.kfdviz"
+    session.save_session(path, state)
+    path.with_suffix(".running").write_text(f'{{"pid": 999999990, "token": "{name}"}}')
+    os.utime(path, (when, when))
+    return path
+
+
+def test_every_crashed_session_is_offered_and_each_answer_acts_on_one(qtbot, settings, tmp_path):
+    older = _crashed(tmp_path, "older", 30, 1_700_000_000)
+    newer = _crashed(tmp_path, "newer", 50, 1_700_000_600)
+    w = _window(qtbot, settings, tmp_path)
+    try:
+        banner = w.autosave.banner
+        assert banner.isVisible() and banner.choice.isVisible()
+        offered = [banner.choice.itemText(i) for i in range(banner.choice.count())]
+        assert len(offered) == 2 and "50 points" in offered[0] and "30 points" in offered[1]
+        # Discard the newer one: the older stays on disk and on offer.
+        banner.choice.setCurrentIndex(0)
+        qtbot.mouseClick(banner.discard_button, Qt.MouseButton.LeftButton)
+        assert not newer.exists() and not newer.with_suffix(".running").exists()
+        assert older.exists(), "Discard deletes only the session it acted on"
+        assert banner.isVisible() and banner.choice.count() == 1
+        assert not banner.choice.isVisible()
+        assert "30 points" in banner.label.text()
+        qtbot.mouseClick(banner.recover_button, Qt.MouseButton.LeftButton)
+        assert w.data.n == 30
+        assert not older.exists() and not banner.isVisible()
+    finally:
+        _close(w)
+
+
+def test_recover_writes_the_new_autosave_before_deleting_the_old(qtbot, settings, tmp_path):
+    crashed = _crashed(tmp_path, "gone", 40, 1_700_000_000)
+    # An edit delay far longer than the test: only Recover itself can write the new autosave.
+    w = _window(qtbot, settings, tmp_path, autosave_delay_ms=600_000)
+    try:
+        qtbot.mouseClick(w.autosave.banner.recover_button, Qt.MouseButton.LeftButton)
+        assert w.data.n == 40 and not crashed.exists()
+        recovered = w.data.X().copy()
+        # kill -9 now: the window's own autosave and marker stay behind, nothing more.
+        w.autosave.autosaver.stop(clean=False)
+    finally:
+        _close(w)
+    found = autosave.find_recoverable(tmp_path)
+    assert len(found) == 1, "the recovered session is recoverable again after a crash"
+    np.testing.assert_array_equal(session.load_session(found[0].path).X, recovered)
+
+
+def test_recover_keeps_the_old_autosave_when_the_new_cannot_be_written(
+    qtbot, settings, tmp_path, monkeypatch
+):
+    crashed = _crashed(tmp_path, "gone", 40, 1_700_000_000)
+    w = _window(qtbot, settings, tmp_path, autosave_delay_ms=600_000)
+    try:
+
+        def disk_full(path, state):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(autosave.session, "save_session", disk_full)
+        qtbot.mouseClick(w.autosave.banner.recover_button, Qt.MouseButton.LeftButton)
+        assert w.data.n == 40
+        assert crashed.exists(), "its content is nowhere else yet"
+        kind, text = w.last_status
+        assert kind == "error" and crashed.name in text
+        assert "No space left on device" in w.status.notice_text()
+    finally:
+        monkeypatch.undo()
+        _close(w)
+
+
+def test_an_autosave_folder_that_cannot_be_written_is_said_in_the_window(
+    qtbot, settings, tmp_path
+):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the autosave folder should be")
+    w = _window(qtbot, settings, blocker / "autosave")
+    try:
+        notice = w.status.notice_text()
+        assert notice.startswith("Autosave is not working") and "autosave" in notice
+        assert w.status.notice_label.isVisible()
+        assert not w.autosave.autosaver.active
+    finally:
+        _close(w)
+
+
+def test_a_failed_autosave_is_said_and_a_later_success_clears_it(
+    qtbot, settings, tmp_path, monkeypatch
+):
+    w = _window(qtbot, settings, tmp_path, autosave_delay_ms=600_000)
+    try:
+        saver = w.autosave.autosaver
+        real_save = autosave.session.save_session
+
+        def read_only(path, state):
+            raise PermissionError(13, "Permission denied", str(path))
+
+        monkeypatch.setattr(autosave.session, "save_session", read_only)
+        assert not saver.save_now()
+        assert "Permission denied" in w.status.notice_text()
+        monkeypatch.setattr(autosave.session, "save_session", real_save)
+        assert saver.save_now()
+        assert w.status.notice_text() == ""
+    finally:
+        monkeypatch.undo()
+        _close(w)

@@ -318,7 +318,6 @@ class AutosaveControl(QObject):
         self.banner.recover.connect(self.recover)
         self.banner.dismissed.connect(self.discard)
         self.autosaver: Autosaver | None = None
-        self._failing = False
         if folder is None:
             return
         found = find_recoverable(folder)
@@ -348,14 +347,10 @@ class AutosaveControl(QObject):
         self.banner.offer(self.recovery, counts)
 
     def _failed(self, why: str) -> None:
-        self._failing = True
-        self.status.notice(f"Autosave is not working: {why}")
+        self.status.notice(f"Autosave is not working: {why}", key="autosave")
 
     def _saved(self, _path: str) -> None:
-        if self._failing:
-            self._failing = False
-            if self.status.notice_text().startswith("Autosave is not working"):
-                self.status.notice_label.hide()
+        self.status.clear_notice("autosave")
 
     def edited(self, *_args) -> None:
         """Something changed: autosave soon."""

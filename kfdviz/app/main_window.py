@@ -169,7 +169,7 @@ class MainWindow(QMainWindow):
         self.data.changed.connect(self.sweep.data_changed)
         ws.algorithm_panel.changed.connect(self.autosave.edited)
         if self.stored.notices:
-            self.status.notice(self.stored.notice_text())
+            self.status.notice(self.stored.notice_text(), key="settings")
             self.status.show(self.stored.notice_text(), kind="error")
 
     def _wire(self) -> None:

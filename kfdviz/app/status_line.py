@@ -3,8 +3,8 @@
 The message says what happened last (a fit's summary, an error, a file saved) in the colour of
 its kind ("info", "ok", "error"); :attr:`StatusLine.last` keeps (kind, text) of the message on
 screen. A notice is a second, lasting message for something the user must not miss behind the
-next fit's summary (settings that were reset, an autosave that cannot be written); it stays until
-it is clicked or replaced. The progress bar and the Cancel button appear only for fits that run
+next fit's summary (settings that were reset, an autosave that cannot be written); each source
+has one, and they stay until withdrawn by their source or clicked away. The progress bar and the Cancel button appear only for fits that run
 longer than :data:`PROGRESS_DELAY_MS`, so quick refits do not make the line flicker.
 
 GUI thread only.
@@ -24,8 +24,12 @@ ERROR_COLOR = "#D55E00"
 
 
 class _ClickToHide(QLabel):
+    def __init__(self, text: str, on_click):
+        super().__init__(text)
+        self.on_click = on_click
+
     def mousePressEvent(self, event) -> None:
-        self.hide()
+        self.on_click()
         super().mousePressEvent(event)
 
 
@@ -43,7 +47,8 @@ class StatusLine(QObject):
         # Long messages must not widen the window: they are elided by the layout instead.
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.label.setMinimumWidth(50)
-        self.notice_label = _ClickToHide("")
+        self._notices: dict[str, str] = {}
+        self.notice_label = _ClickToHide("", self._dismiss_notices)
         self.notice_label.setObjectName("statusNotice")
         self.notice_label.setTextFormat(Qt.TextFormat.RichText)
         self.notice_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -81,21 +86,34 @@ class StatusLine(QObject):
         """Colour the message (and the notice) for ``theme``."""
         self.theme = theme
         self.show(self.last[1], kind=self.last[0])
-        if self.notice_label.toolTip():
-            self._render_notice(self.notice_label.toolTip())
+        if self._notices:
+            self._render_notice()
 
     # -- the notice -----------------------------------------------------------------------------
-    def notice(self, text: str) -> None:
-        """A lasting message beside the current one (clicking it hides it)."""
-        self._render_notice(text)
+    def notice(self, text: str, *, key: str = "") -> None:
+        """A lasting message beside the current one, replacing the one of the same ``key``
+        (its source); clicking the notice hides every one."""
+        self._notices[key] = text
+        self._render_notice()
         self.notice_label.show()
 
-    def _render_notice(self, text: str) -> None:
+    def clear_notice(self, key: str = "") -> None:
+        """Withdraw the notice of ``key`` (the others stay)."""
+        if self._notices.pop(key, None) is not None:
+            self._render_notice()
+            self.notice_label.setVisible(bool(self._notices))
+
+    def _render_notice(self) -> None:
+        text = " · ".join(self._notices.values())
         self.notice_label.setText(f"<span style='color:{ERROR_COLOR}'>⚠ {escape(text)}</span>")
         self.notice_label.setToolTip(text)
 
+    def _dismiss_notices(self) -> None:
+        self._notices.clear()
+        self.notice_label.hide()
+
     def notice_text(self) -> str:
-        """The notice's text while it is shown, else ""."""
+        """The notices' text while shown, else ""."""
         return self.notice_label.toolTip() if not self.notice_label.isHidden() else ""
 
     # -- a running fit --------------------------------------------------------------------------

@@ -220,9 +220,7 @@ def test_recover_keeps_the_old_autosave_when_the_new_cannot_be_written(
         _close(w)
 
 
-def test_an_autosave_folder_that_cannot_be_written_is_said_in_the_window(
-    qtbot, settings, tmp_path
-):
+def test_an_autosave_folder_that_cannot_be_written_is_said_in_the_window(qtbot, settings, tmp_path):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the autosave folder should be")
     w = _window(qtbot, settings, blocker / "autosave")

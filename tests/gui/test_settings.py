@@ -84,3 +84,21 @@ def test_valid_settings_are_kept_and_restored(qtbot, settings):
         assert w.action_table["dark"].isChecked() and not w.action_table["live"].isChecked()
     finally:
         w.close()
+
+
+def test_notices_of_two_sources_are_shown_together(qtbot, settings, tmp_path):
+    from kfdviz.app.main_window import MainWindow
+
+    settings.setValue("theme", "neon")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    w = MainWindow(None, settings=settings, restore=True, autosave_dir=blocker / "autosave")
+    qtbot.addWidget(w)
+    try:
+        notice = w.status.notice_text()
+        assert "neon" in notice and "Autosave is not working" in notice
+        w.status.clear_notice("autosave")
+        assert "neon" in w.status.notice_text()
+        assert "Autosave" not in w.status.notice_text()
+    finally:
+        w.close()

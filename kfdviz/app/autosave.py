@@ -8,8 +8,15 @@ middle of a save leaves the previous autosave intact. Beside it a marker ``….r
 process; a clean exit removes both.
 
 At start an autosave whose process is gone means the app did not exit cleanly: the window offers
-to recover it in a banner (never a dialog that blocks start-up). Autosaves of another kfdviz still
-running are left alone.
+every such session in a banner (never a dialog that blocks start-up), newest first. Recover opens
+the one chosen, Discard deletes it; either acts on that one only, and the banner offers the
+others next. An autosave is deleted only once its content is safe elsewhere: Recover first
+writes the window's own autosave of the recovered session, and keeps the old one when that
+cannot be written. Autosaves of another kfdviz still running are left alone. An autosave that
+cannot be written (a folder that cannot be made or written to, a full disk) says so in the
+window's status line.
+
+GUI thread only.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QComboBox, QWidget
 
 from .. import session
 from .banner import Banner
@@ -140,21 +147,22 @@ def discard(items) -> None:
 
 
 class Autosaver(QObject):
-    """Writes ``window.session_state()`` now and then; removes it on a clean exit."""
+    """Writes ``session_state()`` now and then; removes it on a clean exit."""
 
     saved = Signal(str)  # the path written
     failed = Signal(str)  # why a save did not happen
 
     def __init__(
         self,
-        window,
+        parent: QObject | None,
         folder,
+        session_state,
         *,
         interval_seconds: float = INTERVAL_SECONDS,
         edit_delay_ms: int = EDIT_DELAY_MS,
     ):
-        super().__init__(window)
-        self.window = window
+        super().__init__(parent)
+        self.session_state = session_state
         self.folder = Path(folder)
         self.token = secrets.token_hex(4)
         stem = f"{PREFIX}{os.getpid()}-{self.token}"
@@ -215,7 +223,7 @@ class Autosaver(QObject):
         if not self._active:
             return False
         try:
-            state = self.window.session_state()
+            state = self.session_state()
             session.save_session(self.path, state)
         except (OSError, ValueError) as exc:  # SessionError is a ValueError
             self.failed.emit(str(exc))
@@ -238,35 +246,78 @@ class Autosaver(QObject):
 
 
 class RecoveryBanner(Banner):
-    """A strip above the plots: "kfdviz did not close properly … [Recover] [Discard]"."""
+    """A strip above the plots: "kfdviz did not close properly … [sessions] [Recover] [Discard]".
+
+    With more than one session to recover, a list chooses which one Recover and Discard act on.
+    """
 
     recover = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__("recoveryBanner", tone="warning", dismiss_text="Discard", parent=parent)
+        self.choice = QComboBox()
+        self.choice.setObjectName("recoveryChoice")
+        self.choice.setToolTip("The autosaved session Recover and Discard act on")
+        self.choice.hide()
+        self.row.insertWidget(1, self.choice)
         self.recover_button = self.add_action("recover", "Recover")
         self.recover_button.clicked.connect(self.recover)
         self.discard_button = self.dismiss_button
 
-    def offer(self, item: Recoverable, n_points: int | None = None) -> None:
-        what = f" ({n_points} points)" if n_points is not None else ""
-        self.show_message(
-            "kfdviz did not close properly last time. Recover the session autosaved on "
-            f"{item.describe()}{what}?"
-        )
+    def offer(self, items, n_points=None) -> None:
+        """Offer ``items`` (Recoverables, newest first; one alone is accepted too), with their
+        number of points where known."""
+        if isinstance(items, Recoverable):
+            items, n_points = [items], [n_points]
+        n_points = list(n_points) if n_points is not None else [None] * len(items)
+        self.choice.clear()
+        for item, n in zip(items, n_points, strict=True):
+            what = f" ({n} points)" if n is not None else ""
+            self.choice.addItem(f"{item.describe()}{what}", str(item.path))
+        self.choice.setVisible(len(items) > 1)
+        if len(items) == 1:
+            what = f" ({n_points[0]} points)" if n_points[0] is not None else ""
+            text = (
+                "kfdviz did not close properly last time. Recover the session autosaved on "
+                f"{items[0].describe()}{what}?"
+            )
+        else:
+            text = (
+                f"kfdviz did not close properly: {len(items)} sessions were autosaved. Recover "
+                "the one chosen (the others stay on offer)?"
+            )
+        self.show_message(text)
+
+    def chosen(self) -> int:
+        """The index of the session chosen (0 when there is one)."""
+        return max(self.choice.currentIndex(), 0)
 
 
-class AutosaveMixin:
-    """The main window's side: start the autosaver, mark edits, offer and carry out recovery."""
+class AutosaveControl(QObject):
+    """The window's side of autosave: the autosaver, the edits it hears of, and recovery
+    (see the module's docstring)."""
 
-    autosaver: Autosaver | None = None
-    recovery: list[Recoverable]
-
-    def _init_autosave(self, folder, interval_seconds=None, edit_delay_ms=None) -> None:
-        self.recovery = []
-        self.recovery_banner = RecoveryBanner()
-        self.recovery_banner.recover.connect(self.recover_autosave)
-        self.recovery_banner.dismissed.connect(self.discard_autosave)
+    def __init__(
+        self,
+        parent: QObject,
+        *,
+        folder,
+        session_state,
+        open_session_file,
+        status,
+        interval_seconds: float | None = None,
+        edit_delay_ms: int | None = None,
+    ):
+        """``folder``: where to autosave and to look for sessions to recover (None: neither);
+        ``open_session_file(path) -> bool`` shows a session in the window."""
+        super().__init__(parent)
+        self.open_session_file = open_session_file
+        self.status = status
+        self.recovery: list[Recoverable] = []
+        self.banner = RecoveryBanner()
+        self.banner.recover.connect(self.recover)
+        self.banner.dismissed.connect(self.discard)
+        self.autosaver: Autosaver | None = None
         if folder is None:
             return
         found = find_recoverable(folder)
@@ -275,46 +326,83 @@ class AutosaveMixin:
             kwargs["interval_seconds"] = interval_seconds
         if edit_delay_ms is not None:
             kwargs["edit_delay_ms"] = edit_delay_ms
-        self.autosaver = Autosaver(self, folder, **kwargs)
+        self.autosaver = Autosaver(self, folder, session_state, **kwargs)
+        self.autosaver.failed.connect(self._failed)
+        self.autosaver.saved.connect(self._saved)
         self.autosaver.start()
         if found:
             self.recovery = found
-            n = None
-            try:
-                n = len(session.load_session(found[0].path).X)
-            except (session.SessionError, OSError):
-                n = None
-            self.recovery_banner.offer(found[0], n)
+            self._offer()
 
-    def _autosave_edit(self, *_args) -> None:
+    def _offer(self) -> None:
+        if not self.recovery:
+            self.banner.hide()
+            return
+        counts = []
+        for item in self.recovery:
+            try:
+                counts.append(len(session.load_session(item.path).X))
+            except (session.SessionError, OSError):
+                counts.append(None)
+        self.banner.offer(self.recovery, counts)
+
+    def _failed(self, why: str) -> None:
+        self.status.notice(f"Autosave is not working: {why}", key="autosave")
+
+    def _saved(self, _path: str) -> None:
+        self.status.clear_notice("autosave")
+
+    def edited(self, *_args) -> None:
+        """Something changed: autosave soon."""
         if self.autosaver is not None:
             self.autosaver.mark_dirty()
 
-    def recover_autosave(self) -> bool:
-        """Open the newest autosave of an unclean exit; the autosaves found are then removed
-        (this window's own autosave keeps the recovered session from now on)."""
-        if not self.recovery:
-            self.recovery_banner.hide()
-            return False
-        ok = self.open_session_file(str(self.recovery[0].path))
-        if ok:
-            discard(self.recovery)
-            self.recovery = []
-            self.recovery_banner.hide()
-            self._show_status("Recovered the autosaved session.", kind="info")
-            if self.autosaver is not None:
-                self.autosaver.mark_dirty()
-        return ok
+    def pause(self, paused: bool) -> None:
+        """While paused nothing is written (presentation mode); pausing saves first."""
+        if self.autosaver is None:
+            return
+        if paused:
+            self.autosaver.save_now()
+        self.autosaver.pause(paused)
 
-    def discard_autosave(self) -> None:
-        discard(self.recovery)
-        self.recovery = []
-        self.recovery_banner.hide()
+    def recover(self) -> bool:
+        """Open the autosave chosen in the banner. It is deleted once this window's own
+        autosave holds the recovered session; when that cannot be written it stays."""
+        if not self.recovery:
+            self.banner.hide()
+            return False
+        item = self.recovery[self.banner.chosen()]
+        if not self.open_session_file(str(item.path)):
+            return False
+        self.recovery.remove(item)
+        if self.autosaver is not None and self.autosaver.save_now():
+            discard([item])
+            self.status.show("Recovered the autosaved session.", kind="info")
+        else:
+            self.status.show(
+                f"Recovered the autosaved session; {item.path.name} is kept, as this window "
+                "cannot autosave it.",
+                kind="error",
+            )
+        self._offer()
+        return True
+
+    def discard(self) -> None:
+        """Delete the autosave chosen in the banner; offer the others."""
+        if self.recovery:
+            item = self.recovery.pop(self.banner.chosen())
+            discard([item])
+        self._offer()
+
+    def stop(self) -> None:
+        """The window closes cleanly: its own autosave goes."""
+        if self.autosaver is not None:
+            self.autosaver.stop(clean=True)
 
 
 __all__ = [
     "ENV_DIR",
-    "AutosaveMixin",
+    "AutosaveControl",
     "Autosaver",
     "Recoverable",
     "RecoveryBanner",

@@ -8,8 +8,6 @@ the algorithm panel edits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -27,27 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..estimators import registry
-from ..pipeline import FitResult
 from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
 from .params import small_font
+from .pictures import SlotState, default_compare_slots
 
 MAX_PANELS = 3
 RIGHT_DOCK_WIDTH = 380  # the right-hand docks' width as the window first lays them out
-
-
-@dataclass
-class SlotState:
-    """What one slot fits: an algorithm, its parameters, which output to draw, a caption."""
-
-    name: str
-    algorithm: str
-    params: dict = field(default_factory=dict)
-    feature: int | str = "auto"
-    title: str = ""
-    result: FitResult | None = None
-    error: str | None = None
-    error_param: str | None = None
 
 
 MODES = (("input", "Input space"), ("outputs", "Outputs"), ("embedding", "Embedding"))
@@ -384,14 +368,6 @@ class CompareView(QWidget):
             w.setVisible(not presenting)
         for panel in self.panels:
             panel.set_scale(scale, presenting=presenting)
-
-
-def default_compare_slots() -> list[SlotState]:
-    return [
-        SlotState("compare-0", "kfd", {}, "auto", "KFD"),
-        SlotState("compare-1", "kpca", {"n_components": 2}, 0, "KPCA feature 1"),
-        SlotState("compare-2", "kpca", {"n_components": 2}, 1, "KPCA feature 2"),
-    ]
 
 
 __all__ = [

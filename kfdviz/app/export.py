@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QComboBox,
@@ -290,24 +290,38 @@ def save_3d(view, path, size=None, dpi=None, theme_name: str = "light") -> Path:
     return Path(path)
 
 
-class ExportMixin:
-    """The main window's export commands (File → Export figure…, Export data…, Export 3-D view…,
-    Edit → Copy figure). Uses the window's ``session_state()``, its slots' results and its
-    ``sweep_result``."""
+class Exporter(QObject):
+    """The window's export commands (File → Export figure…, Export data…, Export 3-D view…,
+    Edit → Copy figure), from the session on screen (``session_state``), the slots' results
+    (``pictures``) and the sweep's result (``sweep``); it never refits."""
+
+    def __init__(
+        self, window: QWidget, *, session, pictures, sweep, data, workspace, status, settings
+    ):
+        """``session``: the session actions (``session_state()``, ``preset_name``)."""
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.pictures = pictures
+        self.sweep = sweep
+        self.data = data
+        self.workspace = workspace
+        self.status = status
+        self.settings = settings
 
     # -- what is on screen, as computed results ------------------------------------------------
     def computed(self, what: str = "picture"):
         """The window's current picture as :class:`kfdviz.render.Computed` (no refit)."""
         from ..render import Computed
 
-        state = self.session_state()
+        state = self.session.session_state()
         if what == "sweep":
-            if self.sweep_result is None:
+            if self.sweep.result is None:
                 raise ValueError("no sweep has been computed")
-            return Computed(state, [], self.sweep_result)
+            return Computed(state, [], self.sweep.result)
         results = []
-        for name in self._layout_slot_names():
-            slot = self.slot(name)
+        for name in self.pictures.layout_slot_names():
+            slot = self.pictures.slot(name)
             if slot.result is not None:
                 results.append(slot.result)
             else:
@@ -321,7 +335,7 @@ class ExportMixin:
 
     def _export_ready(self) -> bool:
         if self.data.n == 0:
-            self._show_status("Nothing to export: there are no points.", kind="error")
+            self.status.show("Nothing to export: there are no points.", kind="error")
             return False
         return True
 
@@ -332,10 +346,10 @@ class ExportMixin:
             return None
         name = self._export_name()
         dialog = ExportDialog(
-            self,
+            self.window,
             path=str(Path(self._export_folder()) / f"{name}.png"),
             plan_for=self.figure_plan,
-            sweep_available=getattr(self, "sweep_result", None) is not None,
+            sweep_available=self.sweep.result is not None,
         )
         dialog.chosen.connect(
             lambda c: self.export_figure_to(c.path, size=c.size, dpi=c.dpi, what=c.what)
@@ -351,10 +365,10 @@ class ExportMixin:
         try:
             save_figure(self.figure_plan(what), path, size, dpi)
         except (OSError, ValueError) as exc:
-            self._show_status(f"Could not export the figure: {exc}", kind="error")
+            self.status.show(f"Could not export the figure: {exc}", kind="error")
             return False
         self._remember_export_folder(path)
-        self._show_status(f"Exported the figure to {Path(path).name}", kind="info")
+        self.status.show(f"Exported the figure to {Path(path).name}", kind="info")
         return True
 
     def figure_image(self, size=None, dpi=None, what: str = "picture") -> QImage:
@@ -372,10 +386,10 @@ class ExportMixin:
         try:
             image = self.figure_image()
         except (OSError, ValueError) as exc:
-            self._show_status(f"Could not copy the figure: {exc}", kind="error")
+            self.status.show(f"Could not copy the figure: {exc}", kind="error")
             return False
         QApplication.clipboard().setImage(image)
-        self._show_status(
+        self.status.show(
             f"Copied the figure ({image.width()} × {image.height()} px) to the clipboard",
             kind="info",
         )
@@ -387,11 +401,11 @@ class ExportMixin:
         if not self._export_ready():
             return
         path = ask_save_path(
-            self,
+            self.window,
             "Export data",
             f"{self._export_name()}.csv",
             DATA_FILTER,
-            getattr(self, "settings", None),
+            self.settings,
             EXPORT_FOLDER,
         )
         if path:
@@ -403,11 +417,11 @@ class ExportMixin:
         try:
             written = export_data(self.computed(what), path)
         except (OSError, ValueError) as exc:
-            self._show_status(f"Could not export the data: {exc}", kind="error")
+            self.status.show(f"Could not export the data: {exc}", kind="error")
             return False
         files = written if isinstance(written, tuple) else (written,)
         self._remember_export_folder(path)
-        self._show_status(
+        self.status.show(
             "Exported the data to " + " and ".join(Path(f).name for f in files), kind="info"
         )
         return True
@@ -416,19 +430,20 @@ class ExportMixin:
     def current_3d_view(self):
         """The 3-D view the user looks at: the 3-D input, a compare panel's embedding or the
         Embedding dock; None when no 3-D view shows points."""
+        ws, p = self.workspace, self.pictures
         candidates = []
-        if self.layout_name == "single" and self.single.currentWidget() is self.input3d:
-            candidates.append(self.input3d)
-        if self.layout_name == "compare" and self._compare_view is not None:
-            panels = self._compare_view.panels
-            order = [self.active_compare] + [
-                i for i in range(self.compare_count) if i != self.active_compare
+        if p.layout_name == "single" and ws.single.currentWidget() is ws.input3d:
+            candidates.append(ws.input3d)
+        panels = ws.compare_panels()
+        if p.layout_name == "compare" and panels:
+            order = [p.active_compare] + [
+                i for i in range(p.compare_count) if i != p.active_compare
             ]
             for i in order:
                 page = panels[i].stack.currentWidget()
                 if page is not None and page is panels[i]._embedding:
                     candidates.append(page)
-        candidates.append(self.embedding_view)
+        candidates.append(ws.embedding_view)
         for view in candidates:
             if view._points.shape[0]:
                 return view
@@ -439,13 +454,13 @@ class ExportMixin:
         SVG and PDF through the figure renderer's projection."""
         view = self.current_3d_view()
         if view is None:
-            self._show_status("No 3-D view shows points to export.", kind="error")
+            self.status.show("No 3-D view shows points to export.", kind="error")
             return None
         dialog = ExportDialog(
-            self,
+            self.window,
             title="Export 3-D view",
             path=str(Path(self._export_folder()) / f"{self._export_name()}-3d.png"),
-            plan_for=lambda _what: scatter3d_plan(view, self.theme.name),
+            plan_for=lambda _what: scatter3d_plan(view, self.workspace.theme.name),
             allow_natural=True,
         )
         dialog.chosen.connect(lambda c: self.export_3d_to(c.path, size=c.size, dpi=c.dpi))
@@ -456,28 +471,28 @@ class ExportMixin:
     def export_3d_to(self, path, *, size=None, dpi=None, view=None) -> bool:
         view = view or self.current_3d_view()
         if view is None:
-            self._show_status("No 3-D view shows points to export.", kind="error")
+            self.status.show("No 3-D view shows points to export.", kind="error")
             return False
         try:
-            save_3d(view, path, size, dpi, self.theme.name)
+            save_3d(view, path, size, dpi, self.workspace.theme.name)
         except (OSError, ValueError) as exc:
-            self._show_status(f"Could not export the 3-D view: {exc}", kind="error")
+            self.status.show(f"Could not export the 3-D view: {exc}", kind="error")
             return False
         self._remember_export_folder(path)
-        self._show_status(f"Exported the 3-D view to {Path(path).name}", kind="info")
+        self.status.show(f"Exported the 3-D view to {Path(path).name}", kind="info")
         return True
 
     # -- names and folders ---------------------------------------------------------------------
     def _export_name(self) -> str:
         from ..render import safe_name
 
-        return safe_name(getattr(self, "preset_name", None) or "kfdviz-figure")
+        return safe_name(self.session.preset_name or "kfdviz-figure")
 
     def _export_folder(self) -> str:
-        return last_folder(getattr(self, "settings", None), EXPORT_FOLDER)
+        return last_folder(self.settings, EXPORT_FOLDER)
 
     def _remember_export_folder(self, path) -> None:
-        remember_folder(getattr(self, "settings", None), path, EXPORT_FOLDER)
+        remember_folder(self.settings, path, EXPORT_FOLDER)
 
 
 __all__ = [
@@ -486,7 +501,7 @@ __all__ = [
     "SIZE_PRESETS",
     "ExportChoice",
     "ExportDialog",
-    "ExportMixin",
+    "Exporter",
     "grab_3d",
     "preset_size",
     "save_3d",

@@ -234,35 +234,43 @@ class GalleryDialog(QDialog):
         super().closeEvent(event)
 
 
-class GalleryMixin:
-    gallery: GalleryDialog | None = None
+class GalleryControl(QObject):
+    """Presets → Gallery…: at most one gallery beside the window; choosing a preset opens it
+    through ``load_preset``. Closing the gallery (or the window) stops its rendering thread."""
 
-    def show_gallery(self) -> GalleryDialog:
-        """Presets → Gallery…: a window of thumbnails beside the main window."""
-        if self.gallery is None:
-            self.gallery = GalleryDialog(self, folder=getattr(self, "thumbnail_dir", None))
-            self.gallery.preset_chosen.connect(self.load_preset)
-            self.gallery.finished.connect(self._gallery_closed)
-        self.gallery.show()
-        self.gallery.raise_()
-        self.gallery.activateWindow()
-        return self.gallery
+    def __init__(self, window: QWidget, *, load_preset, folder: Path | None = None):
+        super().__init__(window)
+        self.window = window
+        self.load_preset = load_preset
+        self.folder = folder  # where thumbnails are kept (None: cache_dir())
+        self.dialog: GalleryDialog | None = None
 
-    def _gallery_closed(self, *_args) -> None:
-        gallery, self.gallery = self.gallery, None
-        if gallery is not None:
-            gallery.stop()
-            gallery.deleteLater()
+    def show(self) -> GalleryDialog:
+        """A window of thumbnails beside the main window (the one already open, if any)."""
+        if self.dialog is None:
+            self.dialog = GalleryDialog(self.window, folder=self.folder)
+            self.dialog.preset_chosen.connect(self.load_preset)
+            self.dialog.finished.connect(self._closed)
+        self.dialog.show()
+        self.dialog.raise_()
+        self.dialog.activateWindow()
+        return self.dialog
 
-    def _close_gallery(self) -> None:
-        if self.gallery is not None:
-            self.gallery.stop()
-            self.gallery.close()
+    def _closed(self, *_args) -> None:
+        dialog, self.dialog = self.dialog, None
+        if dialog is not None:
+            dialog.stop()
+            dialog.deleteLater()
+
+    def close(self) -> None:
+        if self.dialog is not None:
+            self.dialog.stop()
+            self.dialog.close()
 
 
 __all__ = [
+    "GalleryControl",
     "GalleryDialog",
-    "GalleryMixin",
     "ThumbnailLoader",
     "cache_dir",
     "render_thumbnail",

@@ -44,16 +44,20 @@ class LargeDataBanner(Banner):
 class LargeDataGuard(QObject):
     """The window's check before it fits (see the module's docstring)."""
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, parent: QObject, *, fit, data, pictures, algorithm_panel, status):
+        super().__init__(parent)
+        self.fit = fit  # request_fit, live
+        self.data = data
+        self.pictures = pictures
+        self.algorithm_panel = algorithm_panel
+        self.status = status
         self.banner = LargeDataBanner()
         self.banner.subset.connect(self.train_on_subset)
         self.banner.fit_anyway.connect(self.fit_anyway)
         self.approved = False
         self.last_estimate: cost.Estimate | None = None
         # Connected before the window's own slot, so that a new data set is asked about anew.
-        window.data.changed.connect(self._data_changed)
+        data.changed.connect(self._data_changed)
 
     def _data_changed(self, kind: str) -> None:
         if kind == "replace":
@@ -62,7 +66,7 @@ class LargeDataGuard(QObject):
 
     def _problem(self) -> tuple[int, int, int]:
         """(training points, input dimension, classes) of the window's data."""
-        data = self.window.data
+        data = self.data
         train = ~data.test_mask()
         n = int(train.sum())
         classes = 1
@@ -71,11 +75,10 @@ class LargeDataGuard(QObject):
         return n, data.dimension, classes
 
     def _params(self, name: str) -> tuple[str, dict]:
-        w = self.window
-        slot = w.slot(name)
+        slot = self.pictures.slot(name)
         params = dict(slot.params)
-        if slot is w.active_slot():
-            values, problems = w.algorithm_panel.collect()
+        if slot is self.pictures.active_slot():
+            values, problems = self.algorithm_panel.collect()
             if not problems:
                 params = values
         return slot.algorithm, params
@@ -99,12 +102,11 @@ class LargeDataGuard(QObject):
         return cost.Estimate(seconds, peak, n, centers)
 
     def _resolution(self, d: int) -> int:
-        w = self.window
-        return w.resolution if d == 2 and not w.data.regression else 0
+        return self.pictures.resolution if d == 2 and not self.data.regression else 0
 
     def subset(self) -> int | None:
         """The subset of centers to propose for the active picture (None when there is none)."""
-        algorithm, params = self._params(self.window.active_slot().name)
+        algorithm, params = self._params(self.pictures.active_slot().name)
         if not cost.supports_subset(algorithm):
             return None
         n, d, classes = self._problem()
@@ -122,8 +124,7 @@ class LargeDataGuard(QObject):
             self.banner.hide()
             return False
         subset = self.subset()
-        w = self.window
-        title = registry.get(w.active_slot().algorithm).title
+        title = registry.get(self.pictures.active_slot().algorithm).title
         what = "with every point a center " if estimate.centers >= estimate.n else ""
         text = (
             f"{estimate.n:,} training points: {title} {what}is predicted to take "
@@ -132,7 +133,7 @@ class LargeDataGuard(QObject):
         if subset:
             text += f" A subset expansion of {subset} centers (TPAMI eq. 13) is much quicker."
         self.banner.offer(text, subset)
-        w._show_status(
+        self.status.show(
             f"Large data set: the fit would take {estimate.describe()}; choose in the banner.",
             kind="info",
         )
@@ -140,28 +141,27 @@ class LargeDataGuard(QObject):
 
     def train_on_subset(self, centers: int) -> None:
         """Expand every picture of the layout that can over ``centers`` points, and fit."""
-        w = self.window
         self.banner.hide()
         others = []
-        for name in w._layout_slot_names():
-            slot = w.slot(name)
+        for name in self.pictures.layout_slot_names():
+            slot = self.pictures.slot(name)
             if not cost.supports_subset(slot.algorithm):
                 continue
-            if slot is w.active_slot():
-                widget = w.algorithm_panel.widget("n_centers")
+            if slot is self.pictures.active_slot():
+                widget = self.algorithm_panel.widget("n_centers")
                 if widget is not None:
                     widget.set_value(int(centers))
                     widget.changed.emit()  # as if typed: the panel, the slot and a live fit
             else:
                 slot.params = {**slot.params, "n_centers": int(centers)}
                 others.append(name)
-        if not w.live:
-            w.request_fit(now=True)
+        if not self.fit.live:
+            self.fit.request_fit(now=True)
         elif others:
-            w.request_fit(slots=others)
+            self.fit.request_fit(slots=others)
 
     def fit_anyway(self) -> None:
         """Fit as asked, and do not ask again for this data set."""
         self.approved = True
         self.banner.hide()
-        self.window.request_fit(now=True)
+        self.fit.request_fit(now=True)

@@ -50,9 +50,13 @@ MOVE_FRAME_MS = 16
 class LiveRefit(QObject):
     """The window's live requests while its fits are quick (see the module's docstring)."""
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, parent: QObject, *, fit, data, pictures, canvas, draw_docks):
+        super().__init__(parent)
+        self.fit = fit  # request_fit, fit_now, the debounce, the worker, closing
+        self.data = data
+        self.pictures = pictures
+        self.canvas = canvas  # the drag: its tool, stroke and moving point
+        self.draw_docks = draw_docks
         self._held = False  # docks not drawn during a drag
         self._drafted = False  # draft fits requested during a drag
         self._drag_end = QTimer(self)
@@ -73,7 +77,7 @@ class LiveRefit(QObject):
             self._move_frame.stop()
             self._pending_move = None
             self._last_move = time.monotonic()
-            self.window.data.move(index, x, y, merge=merge)
+            self.data.move(index, x, y, merge=merge)
             return
         self._pending_move = (index, x, y, merge)
         if self._move_frame.isActive():
@@ -85,17 +89,16 @@ class LiveRefit(QObject):
             self._move_frame.start(math.ceil(wait))
 
     def _frame_ended(self) -> None:
-        if self._pending_move is None or self.window._closing:
+        if self._pending_move is None or self.fit.closing:
             return
         index, x, y, merge = self._pending_move
         self._pending_move = None
         self._last_move = time.monotonic()
-        self.window.data.move(index, x, y, merge=merge)
+        self.data.move(index, x, y, merge=merge)
 
     def dragging(self) -> bool:
         """Whether a point is being dragged with the Move tool."""
-        w = self.window
-        return w.tool == "move" and w._stroke is not None and w._moving is not None
+        return self.canvas.dragging()
 
     def draft(self) -> bool:
         """Whether a fit requested now is a draft (during a drag); the window asks this."""
@@ -121,25 +124,23 @@ class LiveRefit(QObject):
         if self.dragging():
             return
         self._drag_end.stop()
-        w = self.window
         drafted, held = self._drafted, self._held
         self._drafted = self._held = False
-        if w._closing:
+        if self.fit.closing:
             return
         if drafted:
             # The whole fit where the drag ended; its outcome draws every view.
-            w.request_fit(slots=w._layout_slot_names())
-        elif held and not w.worker.is_busy():
-            result = w.active_slot().result
+            self.fit.request_fit(slots=self.pictures.layout_slot_names())
+        elif held and not self.fit.worker.is_busy():
+            result = self.pictures.active_slot().result
             if result is not None:
-                w._draw_docks(result)
+                self.draw_docks(result)
 
     def quick(self) -> bool:
         """Whether the last fits of the layout's pictures took less than QUICK_FIT_SECONDS."""
-        w = self.window
         total = 0.0
-        for name in w._layout_slot_names():
-            result = w.slot(name).result
+        for name in self.pictures.layout_slot_names():
+            result = self.pictures.slot(name).result
             if result is None:
                 return False
             total += float(result.timings.get("total", math.inf))
@@ -150,10 +151,9 @@ class LiveRefit(QObject):
         False to leave it to the debounce."""
         if not self.quick():
             return False
-        w = self.window
-        w._debounce.stop()
+        self.fit.debounce.stop()
         # Queued behind the running fit (which is not cancelled and is drawn): the fit thread
         # starts it as soon as that one returns, without waiting for this thread to see the
         # outcome; a newer edit replaces it if it has not started yet.
-        w.fit_now(follow=True)
+        self.fit.fit_now(follow=True)
         return True

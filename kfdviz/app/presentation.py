@@ -12,8 +12,6 @@ history, the algorithms and their parameters, the zoom.
 
 from __future__ import annotations
 
-import copy
-import json
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMainWindow,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -44,11 +43,13 @@ DECK_FILTER = f"kfdviz decks (*{decks.SUFFIX});;All files (*)"
 
 
 class _SlideKeys(QObject):
-    """Takes the slide keys before any widget or shortcut sees them (while presenting)."""
+    """Takes the slide keys before any widget or shortcut sees them (while presenting) and
+    hands them to ``slide_key``."""
 
-    def __init__(self, window):
+    def __init__(self, window, slide_key):
         super().__init__(window)
         self.window = window
+        self.slide_key = slide_key
 
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
@@ -64,7 +65,7 @@ class _SlideKeys(QObject):
         if kind == QEvent.Type.ShortcutOverride:
             event.accept()  # no shortcut (Esc cancels fits otherwise): the key press comes next
             return True
-        self.window.slide_key(event.key())
+        self.slide_key(event.key())
         return True
 
 
@@ -221,76 +222,101 @@ class DeckDialog(QDialog):
         self.accept()
 
 
-class PresentationMixin:
-    """The main window's presentation mode and deck."""
+class Presenter(QObject):
+    """Presentation mode and its deck (see the module's docstring)."""
 
-    presenting = False
-    slide_index = 0
-    _slide_pending = False
-    _state_after_resize = None
+    def __init__(
+        self,
+        window: QMainWindow,
+        *,
+        workspace,
+        pictures,
+        data,
+        fit,
+        files,
+        sweep,
+        status,
+        autosave,
+        actions,
+        toolbar,
+        stored,
+    ):
+        """``files``: the session actions (load_preset, the document on screen); ``stored``:
+        the window's StoredSettings (where the deck is kept)."""
+        super().__init__(window)
+        self.window = window
+        self.workspace = workspace
+        self.pictures = pictures
+        self.data = data
+        self.fit = fit
+        self.files = files
+        self.sweep = sweep
+        self.status = status
+        self.autosave = autosave
+        self.actions = actions
+        self.toolbar = toolbar
+        self.stored = stored
+        self.presenting = False
+        self.slide_index = 0
+        self.slide_counter = SlideCounter(window)
+        self._deck_override: list[str] | None = None
+        self._before: dict | None = None
+        self._slide_keys: _SlideKeys | None = None
+        self._state_after_resize = None
 
     # -- the deck ------------------------------------------------------------------------------
     def deck(self) -> list[str]:
         """The deck in the settings, or the papers' figures."""
-        text = self._setting("deck", "")
-        try:
-            return decks.check_deck(json.loads(text)) if text else decks.default_deck()
-        except (ValueError, TypeError):
-            return decks.default_deck()
+        return self.stored.deck() or decks.default_deck()
 
     def set_deck(self, names) -> None:
         names = decks.check_deck(list(names))
         self._deck_override = names
-        if self.settings is not None:
-            self.settings.setValue("deck", json.dumps(names))
+        self.stored.save(deck=names)
         if self.presenting:
             self.go_to_slide(min(self.slide_index, len(names) - 1))
 
-    def _slides(self) -> list[str]:
-        override = getattr(self, "_deck_override", None)
-        return list(override) if override else self.deck()
+    def slides(self) -> list[str]:
+        return list(self._deck_override) if self._deck_override else self.deck()
 
     def edit_deck(self) -> DeckDialog:
-        dialog = DeckDialog(self, self._slides())
+        dialog = DeckDialog(self.window, self.slides())
         dialog.deck_chosen.connect(self.set_deck)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
 
     # -- entering and leaving ------------------------------------------------------------------
-    def toggle_presentation(self) -> None:
+    def toggle(self, _on: bool = False) -> None:
         if self.presenting:
-            self.leave_presentation()
+            self.leave()
         else:
-            self.enter_presentation()
+            self.enter()
 
-    def enter_presentation(self, start: int = 0) -> None:
+    def enter(self, start: int = 0) -> None:
         if self.presenting:
             return
-        slides = self._slides()
-        if self.autosaver is not None:
-            self.autosaver.save_now()
-            self.autosaver.pause(True)
-        self._before_presentation = self._snapshot()
+        w = self.window
+        slides = self.slides()
+        self.autosave.pause(True)
+        self._before = self._snapshot()
         self._state_after_resize = None
         self.presenting = True
         self._hide_chrome()
-        self._set_view_scale(SCALE, presenting=True)
-        self.presentation_action.blockSignals(True)
-        self.presentation_action.setChecked(True)
-        self.presentation_action.blockSignals(False)
-        screen = self.screen()
+        self.workspace.set_view_scale(SCALE, presenting=True)
+        self.actions.set_checked_quietly("presentation", True)
+        screen = w.screen()
         if screen is not None:
             # Without a window manager (a bare X server) full screen is only a flag: take the
             # screen's size first.
-            self.setGeometry(screen.geometry())
-        self.showFullScreen()
-        self._slide_keys = _SlideKeys(self)
+            w.setGeometry(screen.geometry())
+        w.showFullScreen()
+        self._slide_keys = _SlideKeys(w, self.slide_key)
         QApplication.instance().installEventFilter(self._slide_keys)
         self.slide_index = -1
         self.go_to_slide(max(0, min(start, len(slides) - 1)))
 
-    def leave_presentation(self) -> None:
+    def leave(self) -> None:
         if not self.presenting:
             return
         QApplication.instance().removeEventFilter(self._slide_keys)
@@ -298,19 +324,16 @@ class PresentationMixin:
         self._slide_keys = None
         self.presenting = False
         self.slide_counter.hide()
-        self._set_view_scale(1.0, presenting=False)
-        self._restore(self._before_presentation)
-        self._before_presentation = None
-        self.presentation_action.blockSignals(True)
-        self.presentation_action.setChecked(False)
-        self.presentation_action.blockSignals(False)
-        if self.autosaver is not None:
-            self.autosaver.pause(False)
+        self.workspace.set_view_scale(1.0, presenting=False)
+        self._restore(self._before)
+        self._before = None
+        self.actions.set_checked_quietly("presentation", False)
+        self.autosave.pause(False)
 
     # -- stepping ------------------------------------------------------------------------------
     def slide_key(self, key) -> None:
         if key == Qt.Key.Key_Escape:
-            self.leave_presentation()
+            self.leave()
         elif key in NEXT_KEYS:
             self.next_slide()
         elif key in PREVIOUS_KEYS:
@@ -318,178 +341,137 @@ class PresentationMixin:
         elif key == Qt.Key.Key_Home:
             self.go_to_slide(0)
         elif key == Qt.Key.Key_End:
-            self.go_to_slide(len(self._slides()) - 1)
+            self.go_to_slide(len(self.slides()) - 1)
 
     def next_slide(self) -> None:
-        self.go_to_slide(min(self.slide_index + 1, len(self._slides()) - 1))
+        self.go_to_slide(min(self.slide_index + 1, len(self.slides()) - 1))
 
     def previous_slide(self) -> None:
         self.go_to_slide(max(self.slide_index - 1, 0))
 
     def go_to_slide(self, index: int) -> None:
-        slides = self._slides()
+        slides = self.slides()
         if not self.presenting or not slides or index == self.slide_index:
             return
         self.slide_index = index
         name = slides[index]
         # Fit once the slide's layout has its final size, so the picture fills its plots.
-        self._slide_pending = True
-        self.load_preset(name)
+        self.fit.slide_pending = True
+        self.files.load_preset(name)
         self._hide_chrome()  # a change of layout brings back docks it had put away
-        if self.sweep_spec is not None:
-            self.sweep_dock.show()  # the slide's figure is the sweep's curves
-        self._set_view_scale(SCALE, presenting=True)
+        if self.sweep.spec is not None:
+            self.workspace.sweep_dock.show()  # the slide's figure is the sweep's curves
+        self.workspace.set_view_scale(SCALE, presenting=True)
         self.slide_counter.show_slide(index, len(slides), presets.get(name).title)
         QTimer.singleShot(0, self._settle_slide)
 
     def _settle_slide(self) -> None:
-        if not self._slide_pending:
+        if not self.fit.slide_pending:
             return
-        self._slide_pending = False
-        if not self.presenting or self._closing:
+        self.fit.slide_pending = False
+        if not self.presenting or self.fit.closing:
             return
-        if self.sweep_spec is not None:
+        w = self.window
+        if self.sweep.spec is not None:
             # the sweep's curves are half of this slide
-            self.resizeDocks([self.sweep_dock], [self.height() * 9 // 20], Qt.Orientation.Vertical)
+            w.resizeDocks(
+                [self.workspace.sweep_dock], [w.height() * 9 // 20], Qt.Orientation.Vertical
+            )
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        self._reframe()
-        self.request_fit(now=True, slots=self._layout_slot_names())
+        self.workspace.reframe()
+        self.fit.request_fit(now=True, slots=self.pictures.layout_slot_names())
 
     # -- the window around the slides ----------------------------------------------------------
-    def _docks(self) -> list:
-        return [
-            self.data_dock,
-            self.algorithm_dock,
-            self.outputs_dock,
-            self.embedding_dock,
-            self.diagnostics_dock,
-            self.sweep_dock,
-        ]
-
     def _hide_chrome(self) -> None:
-        for dock in self._docks():
+        for dock in self.workspace.docks():
             dock.hide()
         self.toolbar.hide()
-        self.menuBar().hide()
-        self.statusBar().hide()
-        self.recovery_banner.hide()
-
-    def _set_view_scale(self, scale: float, *, presenting: bool) -> None:
-        self.input_view.set_scale(scale)
-        self.input3d.set_scale(scale)
-        self.sweep_panel.set_scale(scale)
-        self.sweep_panel.run_button.setVisible(not presenting)
-        if self._compare_view is not None:
-            self._compare_view.set_scale(scale, presenting=presenting)
+        self.window.menuBar().hide()
+        self.window.statusBar().hide()
+        self.autosave.banner.hide()
 
     def _snapshot(self) -> dict:
         """Everything presentation mode changes, to put back when it ends."""
-        (x0, x1), (y0, y1) = self.input_view.viewbox.viewRange()
+        w, ws = self.window, self.workspace
+        (x0, x1), (y0, y1) = ws.input_view.viewbox.viewRange()
         return {
-            "geometry": self.saveGeometry(),
-            "size": self.size(),
-            "state": self.saveState(),
-            "window_state": self.windowState(),
-            "sweep_dock": self.sweep_dock.toggleViewAction().isChecked(),
+            "geometry": w.saveGeometry(),
+            "size": w.size(),
+            "state": w.saveState(),
+            "window_state": w.windowState(),
+            "sweep_dock": ws.sweep_dock.toggleViewAction().isChecked(),
             "toolbar": self.toolbar.isVisible(),
-            "banner": self.recovery_banner.isVisible(),
+            "banner": self.autosave.banner.isVisible(),
             "data": self.data.detach(),
             "regression": self.data.regression,
-            "layout": self.layout_name,
-            "main_slot": copy.copy(self.main_slot),
-            "compare_slots": [copy.copy(s) for s in self.compare_slots],
-            "compare_count": self.compare_count,
-            "compare_mode": self.compare_mode,
-            "active_compare": self.active_compare,
-            "docks_before_compare": self._docks_before_compare,
-            "generator": self._generator_state,
-            "with_svr": self.with_svr,
-            "view_settings": dict(self._view_settings),
-            "preset": self.preset_name,
-            "sweep": (self.sweep_spec, self.sweep_result),
-            "title": self.windowTitle(),
+            "pictures": self.pictures.snapshot(),
+            "docks_before_compare": ws.docks_before_compare(),
+            "document": self.files.document(),
+            "sweep": (self.sweep.spec, self.sweep.result),
             "split": (self.data.test_ratio(), self.data.split_seed()),
             "range": ((x0, x1), (y0, y1)),
-            "status": self.last_status,
+            "status": self.status.last,
         }
 
     def _restore(self, snap: dict) -> None:
+        w, ws, p, fit = self.window, self.workspace, self.pictures, self.fit
         # No fit while the window changes back (a resize asks for one): the slide's fits are
         # cancelled, and the user's pictures are still valid.
-        self._slide_pending = True
-        self._debounce.stop()
-        self.worker.cancel()
-        self.cancel_sweep()
+        fit.slide_pending = True
+        fit.cancel()
+        self.sweep.cancel()
         # the window first: its size decides the picture's box
         if snap["window_state"] & Qt.WindowState.WindowFullScreen:
-            self.showFullScreen()
+            w.showFullScreen()
         elif snap["window_state"] & Qt.WindowState.WindowMaximized:
-            self.showMaximized()
+            w.showMaximized()
         else:
-            self.showNormal()
-        self.restoreGeometry(snap["geometry"])
-        self.menuBar().show()
-        self.statusBar().show()
+            w.showNormal()
+        w.restoreGeometry(snap["geometry"])
+        w.menuBar().show()
+        w.statusBar().show()
         self.toolbar.setVisible(snap["toolbar"])
-        self.recovery_banner.setVisible(snap["banner"])
+        self.autosave.banner.setVisible(snap["banner"])
         # the picture
-        self.main_slot = snap["main_slot"]
-        self.compare_slots = snap["compare_slots"]
-        self.compare_count = snap["compare_count"]
-        self.compare_mode = snap["compare_mode"]
-        self.active_compare = snap["active_compare"]
-        self._generator_state = snap["generator"]
-        self.with_svr = snap["with_svr"]
-        self.svr_action.blockSignals(True)
-        self.svr_action.setChecked(self.with_svr)
-        self.svr_action.blockSignals(False)
-        self._view_settings = snap["view_settings"]
-        self.apply_view_settings(self._view_settings)
-        self.preset_name = snap["preset"]
-        self.setWindowTitle(snap["title"])
-        if self._generator_state is not None:
-            name, params, seed = self._generator_state
-            self.data_panel.set_generator(name, dict(params), seed)
-        ratio, seed = snap["split"]
-        self.data_panel.set_test_ratio(ratio)
-        self.data_panel.set_regression(snap["regression"])
-        self.algorithm_panel.blockSignals(True)
-        self.algorithm_panel.set_mode("regression" if snap["regression"] else "classification")
-        self.algorithm_panel.blockSignals(False)
-        if self._compare_view is not None:
-            self._compare_view.set_mode(self.compare_mode)
-        self._docks_before_compare = None
-        self.set_layout(snap["layout"], fit=False)
-        self._docks_before_compare = snap["docks_before_compare"]
+        p.restore(snap["pictures"])
+        self.files.restore_document(snap["document"])
+        ratio, _seed = snap["split"]
+        ws.data_panel.set_test_ratio(ratio)
+        ws.data_panel.set_regression(snap["regression"])
+        ws.algorithm_panel.blockSignals(True)
+        ws.algorithm_panel.set_mode("regression" if snap["regression"] else "classification")
+        ws.algorithm_panel.blockSignals(False)
+        if ws.compare_panels():
+            ws.compare_view.set_mode(p.compare_mode)
+        ws.set_docks_before_compare(None)
+        ws.set_layout(p.layout_name, fit=False)
+        ws.set_docks_before_compare(snap["docks_before_compare"])
         # The docks after the user's layout: with a slide's compare panels still setting the
         # central area's minimum, the docks' widths widened the window (1200 px became 1263).
-        self.restoreState(snap["state"])
-        if self.size() != snap["size"]:
+        w.restoreState(snap["state"])
+        if w.size() != snap["size"]:
             # The window system resizes the window later: the docks' sizes are relative to the
             # window's, so lay them out again once it has its size.
             self._state_after_resize = (snap["size"], snap["state"])
         # the fits of the user's data are still there: show them, no refit
         self.data.attach(snap["data"], notify=False)
-        self._refresh_points(reframe=True)
+        ws.refresh_points(reframe=True)
         self._relayout_plots()
-        self._slide_pending = False
-        self._debounce.stop()
-        self._dirty.clear()
-        for name in self._layout_slot_names():
-            slot = self.slot(name)
+        fit.slide_pending = False
+        fit.forget_pending()
+        for name in p.layout_slot_names():
+            slot = p.slot(name)
             if slot.result is not None:
-                self._drawn_version[name] = self.data.version
-                self._draw(slot.result)
-        self.sweep_spec, self.sweep_result = snap["sweep"]
-        self._sweep_version = self.data.version
-        self._show_sweep()
-        self.sweep_dock.setVisible(snap["sweep_dock"])  # restoreState put back the others
+                fit.mark_drawn(name)
+                ws.draw(slot.result)
+        self.sweep.restore(*snap["sweep"])
+        ws.sweep_dock.setVisible(snap["sweep_dock"])  # restoreState put back the others
         (x0, x1), (y0, y1) = snap["range"]
-        self.input_view.viewbox.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
+        ws.input_view.viewbox.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
         kind, text = snap["status"]
-        self._show_status(text, kind=kind)
-        if not all(self.slot(n).result is not None for n in self._layout_slot_names()):
-            self.request_fit(now=True)
+        self.status.show(text, kind=kind)
+        if not all(p.slot(n).result is not None for n in p.layout_slot_names()):
+            fit.request_fit(now=True)
 
     def _relayout_plots(self) -> None:
         """Fit every plot's scene to its widget again. A plot that shrank while its large
@@ -497,18 +479,17 @@ class PresentationMixin:
         import pyqtgraph as pg
 
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        for view in self.findChildren(pg.GraphicsView):
+        for view in self.window.findChildren(pg.GraphicsView):
             view.resizeEvent(None)
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        pending = getattr(self, "_state_after_resize", None)
+    def window_resized(self, event) -> None:
+        """The window's resizeEvent: the dock layout kept for the size it was waiting for,
+        and the slide counter in its corner."""
+        pending = self._state_after_resize
         if pending is not None and not self.presenting and event.size() == pending[0]:
             self._state_after_resize = None
-            self.restoreState(pending[1])
-        counter = getattr(self, "slide_counter", None)
-        if counter is not None:
-            counter.place()
+            self.window.restoreState(pending[1])
+        self.slide_counter.place()
 
 
-__all__ = ["SCALE", "DeckDialog", "PresentationMixin", "SlideCounter"]
+__all__ = ["SCALE", "DeckDialog", "Presenter", "SlideCounter"]

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QDockWidget,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -250,57 +249,64 @@ class SweepPanel(QWidget):
             self.drawn.emit(result)
 
 
-class SweepMixin:
-    """The window's side: the Sweep dock and the sweep worker (made when first needed)."""
+class SweepControl(QObject):
+    """The session's sweep: its dock, its own worker thread (made when first needed), its
+    result. A result is kept only for the data it was computed from; an edit cancels a running
+    sweep and marks the curves out of date."""
 
-    sweep_worker: FitWorker | None = None
+    def __init__(self, parent: QObject, *, panel: SweepPanel, dock, data):
+        super().__init__(parent)
+        self.panel = panel
+        self.dock = dock
+        self.data = data
+        self.spec: dict | None = None  # the session's sweep (kfdviz.sweep.Sweep as a dict)
+        self.result = None  # a SweepResult for the session's sweep, once computed
+        self.worker: FitWorker | None = None
+        self.closing = False
+        self._version = -1  # the data version the sweep running or shown was computed from
+        panel.run_requested.connect(self.run)
+        panel.cancel_requested.connect(self.cancel)
 
-    def _init_sweep(self) -> None:
-        self.sweep_panel = SweepPanel(theme=self.theme)
-        self.sweep_panel.run_requested.connect(self.run_sweep)
-        self.sweep_panel.cancel_requested.connect(self.cancel_sweep)
-        dock = QDockWidget("Sweep", self)
-        dock.setObjectName("sweep")
-        dock.setWidget(self.sweep_panel)
-        dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetMovable
-            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-            | QDockWidget.DockWidgetFeature.DockWidgetClosable
-        )
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        dock.hide()
-        self.sweep_dock = dock
-        self._sweep_version = -1
-
-    def _sweep_thread(self) -> FitWorker:
-        if self.sweep_worker is None:
-            self.sweep_worker = FitWorker(self, run=run_sweep_request)
-            self.sweep_worker.outcome.connect(self._on_sweep_outcome)
-            self.sweep_worker.progress.connect(self._on_sweep_progress)
-            self.sweep_worker.busy_changed.connect(self.sweep_panel.set_running)
-        return self.sweep_worker
+    def _thread(self) -> FitWorker:
+        if self.worker is None:
+            self.worker = FitWorker(self, run=run_sweep_request)
+            self.worker.outcome.connect(self._on_outcome)
+            self.worker.progress.connect(self._on_progress)
+            self.worker.busy_changed.connect(self.panel.set_running)
+        return self.worker
 
     def _sweep_object(self) -> Sweep | None:
-        return Sweep.from_dict(self.sweep_spec) if self.sweep_spec else None
+        return Sweep.from_dict(self.spec) if self.spec else None
 
-    def _show_sweep(self, *, run: bool = False) -> None:
+    def set_spec(self, spec: dict | None) -> None:
+        """The session's sweep (None: none); its result is forgotten."""
+        self.spec = dict(spec) if spec else None
+        self.result = None
+
+    def show(self, *, run: bool = False) -> None:
         """Show the session's sweep (if any) in its dock; ``run``: compute it now."""
         sweep = self._sweep_object()
-        shown = self.sweep_panel.sweep
+        shown = self.panel.sweep
         if sweep is None:
-            self.cancel_sweep()
-            self.sweep_panel.set_sweep(None)
-            self.sweep_dock.hide()
+            self.cancel()
+            self.panel.set_sweep(None)
+            self.dock.hide()
             return
         if shown is None or shown.to_dict() != sweep.to_dict():
-            self.sweep_panel.set_sweep(sweep)
-        self.sweep_dock.show()
-        if self.sweep_result is not None:
-            self.sweep_panel.show_result(self.sweep_result, emit=False)
+            self.panel.set_sweep(sweep)
+        self.dock.show()
+        if self.result is not None:
+            self.panel.show_result(self.result, emit=False)
         elif run:
-            self.run_sweep()
+            self.run()
 
-    def run_sweep(self) -> int | None:
+    def restore(self, spec: dict | None, result) -> None:
+        """Show ``spec`` with ``result`` again (computed from the data as they are now)."""
+        self.spec, self.result = spec, result
+        self._version = self.data.version
+        self.show()
+
+    def run(self) -> int | None:
         sweep = self._sweep_object()
         if sweep is None or self.data.n == 0 or self.data.regression:
             return None
@@ -310,45 +316,46 @@ class SweepMixin:
             np.array(self.data.y()),
             np.array(self.data.test_mask(), dtype=bool),
         )
-        self._sweep_version = self.data.version
-        return self._sweep_thread().submit(request)
+        self._version = self.data.version
+        return self._thread().submit(request)
 
-    def cancel_sweep(self) -> None:
-        if self.sweep_worker is not None:
-            self.sweep_worker.cancel()
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
 
-    def sweep_running(self) -> bool:
-        return self.sweep_worker is not None and self.sweep_worker.is_busy()
+    def running(self) -> bool:
+        return self.worker is not None and self.worker.is_busy()
 
-    def _sweep_data_changed(self, _kind: str = "") -> None:
-        if self.sweep_spec is None:
+    def data_changed(self, _kind: str = "") -> None:
+        if self.spec is None:
             return
-        if self.sweep_running():
-            self.cancel_sweep()
-        if self.sweep_result is not None or self._sweep_version != self.data.version:
-            self.sweep_result = None
-            self.sweep_panel.mark_stale("The data changed: Run sweep to compute the curves again.")
+        if self.running():
+            self.cancel()
+        if self.result is not None or self._version != self.data.version:
+            self.result = None
+            self.panel.mark_stale("The data changed: Run sweep to compute the curves again.")
 
-    def _on_sweep_progress(self, slot: str, request_id: int, fraction: float, message: str):
-        if self.sweep_worker is not None and self.sweep_worker.latest_id(slot) == request_id:
-            self.sweep_panel.set_progress(fraction, message)
+    def _on_progress(self, slot: str, request_id: int, fraction: float, message: str):
+        if self.worker is not None and self.worker.latest_id(slot) == request_id:
+            self.panel.set_progress(fraction, message)
 
-    def _on_sweep_outcome(self, outcome) -> None:
-        if self._closing or not self.sweep_worker.is_current(outcome):
+    def _on_outcome(self, outcome) -> None:
+        if self.closing or not self.worker.is_current(outcome):
             return
         if isinstance(outcome, FitFailure):
             if outcome.cancelled:
-                self.sweep_panel.status.setText("Sweep cancelled.")
+                self.panel.status.setText("Sweep cancelled.")
             else:
-                self.sweep_panel.status.setText(f"The sweep failed: {outcome.message}")
+                self.panel.status.setText(f"The sweep failed: {outcome.message}")
             return
-        if isinstance(outcome, SweepOutcome) and self._sweep_version == self.data.version:
-            self.sweep_result = outcome.result
-            self.sweep_panel.show_result(outcome.result)
+        if isinstance(outcome, SweepOutcome) and self._version == self.data.version:
+            self.result = outcome.result
+            self.panel.show_result(outcome.result)
 
-    def _shutdown_sweep(self) -> None:
-        if self.sweep_worker is not None:
-            self.sweep_worker.shutdown()
+    def shutdown(self) -> None:
+        self.closing = True
+        if self.worker is not None:
+            self.worker.shutdown()
 
 
-__all__ = ["SweepMixin", "SweepPanel"]
+__all__ = ["SweepControl", "SweepPanel"]

@@ -152,7 +152,7 @@ class BenchWindow:
 
     @property
     def result(self):
-        return self.w.main_slot.result
+        return self.w.pictures.main_slot.result
 
     def settle(self) -> None:
         spin(self.app, self.w.is_settled, what="the fit")
@@ -160,7 +160,7 @@ class BenchWindow:
     def views_showing(self, result) -> int:
         """How many of the views that draw a fit show ``result`` (input, outputs, diagnostics)."""
         w = self.w
-        views = (w.input_view, w.outputs_view, w.diagnostics_view)
+        views = (w.workspace.input_view, w.workspace.outputs_view, w.workspace.diagnostics_view)
         return sum(v.result is result for v in views)
 
     def close(self) -> None:
@@ -222,7 +222,7 @@ def _param_change(quick: bool) -> Case:
     X, y = two_class_data(n, seed=6)
     win = _open_window(X, y, _kfd_params(), resolution=resolution)
     w = win.w
-    width = w.algorithm_panel.widget("width")
+    width = w.workspace.algorithm_panel.widget("width")
     steps = [0]
 
     def candidate():
@@ -307,7 +307,7 @@ def drag_point(win: BenchWindow, index: int, path, seconds: float, interval_ms: 
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtTest import QTest
 
-    w, view = win.w, win.w.input_view
+    w, view = win.w, win.w.workspace.input_view
     vp = view.plot.viewport()
     left, plain = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     x0, y0 = w.data.X()[index]
@@ -382,7 +382,7 @@ def _drag(quick: bool) -> Case:
     n, resolution, seconds = (200, 60, 0.6) if quick else (500, 200, 2.0)
     X, y = two_class_data(n, seed=7)
     win = _open_window(X, y, _kfd_params(), resolution=resolution)
-    win.w.set_tool("move")
+    win.w.canvas.set_tool("move")
     # The point nearest the middle of the data, dragged round a circle of a fifth of the box.
     middle = 0.5 * (X.min(axis=0) + X.max(axis=0))
     index = int(np.argmin(((X - middle) ** 2).sum(axis=1)))
@@ -430,13 +430,13 @@ def _redraw(quick: bool) -> Case:
     n, centers, resolution = (2000, 60, 60) if quick else (20_000, 300, 200)
     X, y = two_class_data(n, seed=8)
     win = _open_window(X, y, _kfd_params(n_centers=centers, random_state=0), resolution=resolution)
-    viewport = win.w.input_view.plot.viewport()
+    viewport = win.w.workspace.input_view.plot.viewport()
 
     def candidate():
         viewport.repaint()  # a whole frame of the plot, painted now
 
     def check(_c, _b):
-        shown = sum(len(item.data) for item in win.w.input_view._scatters.values())
+        shown = sum(len(item.data) for item in win.w.workspace.input_view._scatters.values())
         if win.views_showing(win.result) != 3:
             shown = 0
         return Check.at_least("points in the painted plot", shown, n)

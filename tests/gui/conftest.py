@@ -23,4 +23,4 @@ def window(qtbot, settings):
     w = make_window(qtbot, settings)
     yield w
     w.close()
-    assert not w.worker.thread.is_alive(), "closing the window must stop the fit thread"
+    assert not w.fit.worker.thread.is_alive(), "closing the window must stop the fit thread"

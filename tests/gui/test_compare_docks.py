@@ -11,7 +11,7 @@ pytestmark = pytest.mark.gui
 
 
 def _right_width(w) -> int:
-    shown = [d for d in (w.outputs_dock, w.diagnostics_dock) if d.isVisible()]
+    shown = [d for d in (w.workspace.outputs_dock, w.workspace.diagnostics_dock) if d.isVisible()]
     assert shown, "a right-hand dock is shown"
     widths = {d.width() for d in shown}
     assert len(widths) == 1, "the right-hand docks share one column"
@@ -21,22 +21,24 @@ def _right_width(w) -> int:
 def test_a_dock_shown_in_the_compare_layout_gets_its_width_back(window, qtbot):
     w = window
     before = _right_width(w)
-    central = w.central.width()
-    w.compare_action.trigger()
+    central = w.workspace.central.width()
+    w.action_table["compare"].trigger()
     wait_idle(qtbot, w)
-    assert not w.outputs_dock.isVisible(), "the compare panels take the width"
+    assert not w.workspace.outputs_dock.isVisible(), "the compare panels take the width"
     # shown again from the View menu, the dock is squeezed by the panels' minimum width
-    w.outputs_dock.toggleViewAction().trigger()
-    qtbot.waitUntil(lambda: w.outputs_dock.isVisible() and w.outputs_dock.width() < before)
-    w.compare_action.trigger()
+    w.workspace.outputs_dock.toggleViewAction().trigger()
+    qtbot.waitUntil(
+        lambda: w.workspace.outputs_dock.isVisible() and w.workspace.outputs_dock.width() < before
+    )
+    w.action_table["compare"].trigger()
     wait_idle(qtbot, w)
-    assert w.layout_name == "single"
+    assert w.pictures.layout_name == "single"
     qtbot.waitUntil(lambda: _right_width(w) == before, timeout=5_000)
-    qtbot.waitUntil(lambda: w.central.width() == central, timeout=5_000)
+    qtbot.waitUntil(lambda: w.workspace.central.width() == central, timeout=5_000)
     # and again: the width is remembered for every visit
-    w.compare_action.trigger()
+    w.action_table["compare"].trigger()
     wait_idle(qtbot, w)
-    w.compare_action.trigger()
+    w.action_table["compare"].trigger()
     wait_idle(qtbot, w)
     qtbot.waitUntil(lambda: _right_width(w) == before, timeout=5_000)
 
@@ -48,13 +50,16 @@ def test_a_window_that_starts_on_a_compare_preset_lays_the_docks_out_as_usual(
     assert expected == RIGHT_DOCK_WIDTH
     w = make_window(qtbot, settings, "kfd-vs-kpca")
     try:
-        assert w.layout_name == "compare" and not w.outputs_dock.isVisible()
+        assert w.pictures.layout_name == "compare" and not w.workspace.outputs_dock.isVisible()
         w.load_preset("default")
         wait_idle(qtbot, w)
-        assert w.layout_name == "single" and w.outputs_dock.isVisible()
+        assert w.pictures.layout_name == "single" and w.workspace.outputs_dock.isVisible()
         qtbot.waitUntil(lambda: _right_width(w) == expected, timeout=5_000)
         # the hidden compare panels do not hold the single layout's minimum width
-        assert w.central.minimumSizeHint().width() < w.compare_view.minimumSizeHint().width()
+        assert (
+            w.workspace.central.minimumSizeHint().width()
+            < w.workspace.compare_view.minimumSizeHint().width()
+        )
     finally:
         w.close()
-    assert not w.worker.thread.is_alive()
+    assert not w.fit.worker.thread.is_alive()

@@ -38,19 +38,19 @@ def _not_blank(image: QImage) -> None:
 
 def _no_refit(w, qtbot):
     """Exporting must not start a fit."""
-    assert not w.worker.is_busy()
+    assert not w.fit.worker.is_busy()
 
 
 def test_export_png_svg_pdf_from_the_window_after_a_fit(window, qtbot, tmp_path):
     w = window
-    result = w.main_slot.result
+    result = w.pictures.main_slot.result
     assert result is not None
     png, svg, pdf = tmp_path / "a.png", tmp_path / "a.svg", tmp_path / "a.pdf"
     assert w.export_figure_to(png, size=(800, 450), dpi=100)
     assert w.export_figure_to(svg)
     assert w.export_figure_to(pdf, size=(1050, 700), dpi=300)
     _no_refit(w, qtbot)
-    assert w.main_slot.result is result
+    assert w.pictures.main_slot.result is result
     image = QImage(str(png))
     assert (image.width(), image.height()) == (800, 450)
     _not_blank(image)
@@ -66,7 +66,7 @@ def test_export_png_svg_pdf_from_the_window_after_a_fit(window, qtbot, tmp_path)
 
 def test_export_dialog_sizes_and_format(window, qtbot, tmp_path):
     w = window
-    dialog = w.export_figure()
+    dialog = w.exporter.export_figure()
     assert isinstance(dialog, ExportDialog) and dialog.isVisible()
     assert dialog.size_key() == "slide"
     assert (dialog.width_spin.value(), dialog.height_spin.value()) == (1600, 900)
@@ -96,7 +96,7 @@ def test_copy_figure_puts_an_image_on_the_clipboard(window, qtbot):
     w = window
     clipboard = QApplication.clipboard()
     clipboard.clear()
-    w.copy_action.trigger()
+    w.action_table["copy"].trigger()
     image = clipboard.image()
     assert not image.isNull()
     assert image.width() >= 800
@@ -120,7 +120,7 @@ def test_export_data_csv_and_npz(window, qtbot, tmp_path):
 def test_compare_layout_exports_every_panel(qtbot, settings, tmp_path):
     w = make_window(qtbot, settings, "kfd-vs-kpca")
     try:
-        plan = w.figure_plan()
+        plan = w.exporter.figure_plan()
         assert [p.kind for p in plan.panels] == ["input"] * 3
         assert w.export_figure_to(tmp_path / "compare.svg")
         root = ET.parse(tmp_path / "compare.svg").getroot()
@@ -135,7 +135,7 @@ def test_export_the_3d_view_png_from_opengl_and_vector_projection(qtbot, setting
     w = make_window(qtbot, settings, "koc-iris")
     try:
         wait_idle(qtbot, w)
-        view = w.current_3d_view()
+        view = w.exporter.current_3d_view()
         assert view is not None and view.gl_view is not None
         qtbot.waitUntil(lambda: view.gl_view.isVisible(), timeout=5_000)
         assert w.export_3d_to(tmp_path / "screen.png")
@@ -146,7 +146,7 @@ def test_export_the_3d_view_png_from_opengl_and_vector_projection(qtbot, setting
         big = QImage(str(tmp_path / "big.png"))
         assert (big.width(), big.height()) == (900, 700)
         _not_blank(big)
-        dialog = w.export_3d()
+        dialog = w.exporter.export_3d()
         assert dialog.size_key() == "natural"
         dialog.close()
         view.gl_view.setCameraPosition(elevation=40, azimuth=120)

@@ -38,23 +38,23 @@ def test_save_points_then_sessions_start_in_the_folder_last_chosen(
     folder.mkdir()
 
     dialogs.answers.append(str(folder / "moons"))  # typed without a suffix
-    w.save_action.trigger()
+    w.action_table["save"].trigger()
     assert dialogs.starts[-1] == ("Save points", str(Path.cwd() / "points.csv"))
     saved = folder / "moons.csv"
     assert saved.is_file() and w.last_status[0] == "info"
 
-    w.open_session_action.trigger()  # cancelled: nothing happens, nothing is said
+    w.action_table["open_session"].trigger()  # cancelled: nothing happens, nothing is said
     assert dialogs.starts[-1] == ("Open session", str(folder))
     assert w.last_status[0] == "info"
 
     dialogs.answers.append(str(folder / "work"))
-    w.save_session_action.trigger()
+    w.action_table["save_session"].trigger()
     assert dialogs.starts[-1] == ("Save session", str(folder / "figure.kfdviz"))
     assert (folder / "work.kfdviz").is_file()
 
     n = w.data.n
     dialogs.answers.append(str(saved))
-    w.open_action.trigger()
+    w.action_table["open"].trigger()
     assert dialogs.starts[-1] == ("Load points", str(folder))
     assert w.data.n == n and w.last_status == ("info", f"Loaded {n} points from moons.csv")
 
@@ -65,7 +65,7 @@ def test_screenshot_failure_is_said_in_place_and_the_export_folder_is_its_own(
     w = window
     dialogs = Dialogs(monkeypatch)
     dialogs.answers.append(str(tmp_path / "no such folder" / "shot.png"))
-    w.screenshot_action.trigger()
+    w.action_table["screenshot"].trigger()
     kind, text = w.last_status
     assert kind == "error" and "Could not save the screenshot" in text
     assert "no such folder" in text
@@ -73,13 +73,13 @@ def test_screenshot_failure_is_said_in_place_and_the_export_folder_is_its_own(
     shots = tmp_path / "shots"
     shots.mkdir()
     dialogs.answers.append(str(shots / "window"))
-    w.screenshot_action.trigger()
+    w.action_table["screenshot"].trigger()
     assert (shots / "window.png").stat().st_size > 1000
     assert w.last_status[0] == "info"
     # figures and screenshots share the export folder; data files keep theirs
-    w.screenshot_action.trigger()
+    w.action_table["screenshot"].trigger()
     assert dialogs.starts[-1] == ("Save screenshot", str(shots / "kfdviz.png"))
-    w.save_action.trigger()
+    w.action_table["save"].trigger()
     assert dialogs.starts[-1][1] == str(Path.cwd() / "points.csv")
 
 

@@ -21,8 +21,8 @@ def cache(tmp_path, monkeypatch):
 
 def test_gallery_opens_and_a_click_loads_that_preset(window, qtbot, cache):
     w = window
-    w.gallery_action.trigger()
-    g = w.gallery
+    w.action_table["gallery"].trigger()
+    g = w.gallery.dialog
     assert g is not None and g.isVisible()
     assert set(g.buttons) == set(presets.names())
     # the first thumbnail arrives from the background thread and lands in the cache
@@ -31,12 +31,12 @@ def test_gallery_opens_and_a_click_loads_that_preset(window, qtbot, cache):
     icon = g.buttons["default"].icon().pixmap(gallery_module.THUMB_SIZE)
     assert not icon.isNull()
     qtbot.mouseClick(g.buttons["kfd-sparsity"], Qt.MouseButton.LeftButton)
-    assert w.preset_name == "kfd-sparsity"
-    assert w.layout_name == "compare"
-    assert [s.algorithm for s in w.compare_slots[: w.compare_count]] == [
+    assert w.files.preset_name == "kfd-sparsity"
+    assert w.pictures.layout_name == "compare"
+    assert [s.algorithm for s in w.pictures.compare_slots[: w.pictures.compare_count]] == [
         p.algorithm for p in presets.get("kfd-sparsity").panels
     ]
-    assert w.gallery is None, "the gallery closes on a choice and its thread is joined"
+    assert w.gallery.dialog is None, "the gallery closes on a choice and its thread is joined"
     wait_idle(qtbot, w)
 
 
@@ -45,19 +45,19 @@ def test_cached_thumbnails_show_at_once(window, qtbot, cache):
     names = ["default", "novelty-spiral"]
     for name in names:
         gallery_module.render_thumbnail(name, gallery_module.thumbnail_path(cache, name))
-    g = w.show_gallery()
+    g = w.gallery.show()
     qtbot.waitUntil(lambda: not (set(names) & g.pending), timeout=10_000)
     for name in names:
         assert "drawing" not in g.buttons[name].text()
     g.close()
-    assert w.gallery is None
+    assert w.gallery.dialog is None
     assert not g.loader.thread.is_alive()
 
 
 def test_every_thumbnail(window, qtbot, cache):
     """All presets draw (once); the gallery shows them."""
     w = window
-    g = w.show_gallery()
+    g = w.gallery.show()
     qtbot.waitUntil(lambda: not g.pending, timeout=240_000)
     assert all("no thumbnail" not in b.text() for b in g.buttons.values())
     save_and_check(g, "gallery")
@@ -70,7 +70,7 @@ def test_tile_titles_are_whole_and_fit_their_tiles(window, qtbot, cache):
     names = ["default", "output-distributions"]
     for name in names:
         gallery_module.render_thumbnail(name, gallery_module.thumbnail_path(cache, name))
-    g = w.show_gallery()
+    g = w.gallery.show()
     try:
         qtbot.waitExposed(g)
         qtbot.waitUntil(lambda: not (set(names) & g.pending), timeout=10_000)

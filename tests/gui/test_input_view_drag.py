@@ -106,8 +106,8 @@ def test_many_moved_points_and_fewer_points_are_redrawn(views):
 
 def test_no_hover_search_during_a_tool_drag(window, qtbot):
     w = window
-    w.set_tool("move")
-    view = w.input_view
+    w.canvas.set_tool("move")
+    view = w.workspace.input_view
     scene = view.plot.scene()
     searched = []
     near = scene.itemsNearEvent
@@ -145,7 +145,7 @@ def test_no_hover_search_during_a_tool_drag(window, qtbot):
 
 
 def test_the_highlight_is_redrawn_only_when_it_changes(window, qtbot):
-    view = window.input_view
+    view = window.workspace.input_view
     calls = []
     set_data = view.highlight.setData
 
@@ -172,7 +172,7 @@ def test_the_highlight_is_redrawn_only_when_it_changes(window, qtbot):
 
 def test_a_dragged_point_moves_at_once_after_a_frame_and_then_once_per_frame(window, qtbot):
     w = window
-    refit = w.live_refit
+    refit = w.fit.live_refit
     moves = []
     move = w.data.move
 

@@ -27,16 +27,16 @@ def _tick_points(view) -> float:
 
 
 def _algorithms(w) -> list[str]:
-    return [w.slot(n).algorithm for n in w._layout_slot_names()]
+    return [w.pictures.slot(n).algorithm for n in w.pictures.layout_slot_names()]
 
 
 def _step(qtbot, w, key, expected: str) -> None:
     """Press ``key`` and wait until the preset ``expected`` is on screen, fitted."""
     with qtbot.waitSignal(w.all_drawn, timeout=60_000):
         press_key(qtbot, w, key)
-    assert w.preset_name == expected
+    assert w.files.preset_name == expected
     assert _algorithms(w) == [p.algorithm for p in presets.get(expected).panels]
-    assert all(w.slot(n).result is not None for n in w._layout_slot_names())
+    assert all(w.pictures.slot(n).result is not None for n in w.pictures.layout_slot_names())
     assert w.is_up_to_date()
 
 
@@ -47,12 +47,12 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     # plot's title, wider than the plot, pushed the scene past its edge.
     w.resize(1200, 760)
     qtbot.waitUntil(lambda: (w.width(), w.height()) == (1200, 760), timeout=5_000)
-    w.set_deck(DECK)
+    w.presenter.set_deck(DECK)
     # the user's own work: a point drawn and a parameter changed
     press_key(qtbot, w, KEY.Key_A)
-    click_data(qtbot, w.input_view, 0.4, 1.3)
+    click_data(qtbot, w.workspace.input_view, 0.4, 1.3)
     wait_idle(qtbot, w)
-    width = w.algorithm_panel.widget("width")
+    width = w.workspace.algorithm_panel.widget("width")
     with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
         width.field.selectAll()
         qtbot.keyClicks(width.field, "0.8")
@@ -60,34 +60,36 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     wait_idle(qtbot, w)
     drawn = w.data.X().copy()
     labels = w.data.y().copy()
-    params = dict(w.main_slot.params)
-    result = w.main_slot.result
-    docks = {d.objectName(): d.isVisible() for d in w._docks()}
+    params = dict(w.pictures.main_slot.params)
+    result = w.pictures.main_slot.result
+    docks = {d.objectName(): d.isVisible() for d in w.workspace.docks()}
     assert any(docks.values())
-    font_before = _tick_points(w.input_view)
+    font_before = _tick_points(w.workspace.input_view)
     size = w.size()
 
     with qtbot.waitSignal(w.all_drawn, timeout=60_000):
         press_key(qtbot, w, KEY.Key_F5)
     assert w.presenting and w.isFullScreen()
-    assert not any(d.isVisible() for d in w._docks())
+    assert not any(d.isVisible() for d in w.workspace.docks())
     assert not w.toolbar.isVisible() and not w.menuBar().isVisible()
-    assert _tick_points(w.input_view) >= 20 > font_before
-    assert w.preset_name == DECK[0]
-    assert w.slide_counter.isVisible() and w.slide_counter.text() == "1 / 3"
+    assert _tick_points(w.workspace.input_view) >= 20 > font_before
+    assert w.files.preset_name == DECK[0]
+    assert w.presenter.slide_counter.isVisible() and w.presenter.slide_counter.text() == "1 / 3"
     save_and_check(w, "presentation-1")
 
     _step(qtbot, w, KEY.Key_PageDown, DECK[1])
-    assert w.slide_counter.text() == "2 / 3"
-    panel = w.compare_view.panels[0]
+    assert w.presenter.slide_counter.text() == "2 / 3"
+    panel = w.workspace.compare_view.panels[0]
     assert not panel.combo.isVisible(), "no editing controls on a slide"
     assert _tick_points(panel.view) >= 20
-    assert not any(d.isVisible() for d in w._docks()), "a compare slide keeps the docks away"
+    assert not any(d.isVisible() for d in w.workspace.docks()), (
+        "a compare slide keeps the docks away"
+    )
     save_and_check(w, "presentation-2")
     _step(qtbot, w, KEY.Key_Space, DECK[2])
-    assert w.slide_counter.text() == "3 / 3"
+    assert w.presenter.slide_counter.text() == "3 / 3"
     press_key(qtbot, w, KEY.Key_PageDown)  # past the end: stays
-    assert w.preset_name == DECK[2] and w.slide_index == 2
+    assert w.files.preset_name == DECK[2] and w.presenter.slide_index == 2
     _step(qtbot, w, KEY.Key_PageUp, DECK[1])
     _step(qtbot, w, KEY.Key_Home, DECK[0])
     _step(qtbot, w, KEY.Key_End, DECK[2])
@@ -95,25 +97,25 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
 
     press_key(qtbot, w, KEY.Key_Escape)
     assert not w.presenting and not w.isFullScreen()
-    assert {d.objectName(): d.isVisible() for d in w._docks()} == docks
+    assert {d.objectName(): d.isVisible() for d in w.workspace.docks()} == docks
     assert w.toolbar.isVisible() and w.menuBar().isVisible()
-    assert not w.slide_counter.isVisible()
-    assert _tick_points(w.input_view) == font_before
-    plot = w.input_view.plot
+    assert not w.presenter.slide_counter.isVisible()
+    assert _tick_points(w.workspace.input_view) == font_before
+    plot = w.workspace.input_view.plot
     qtbot.waitUntil(lambda: plot.ci.geometry().width() <= plot.width() + 1, timeout=5_000)
-    assert w.layout_name == "single"
+    assert w.pictures.layout_name == "single"
     np.testing.assert_array_equal(w.data.X(), drawn)
     np.testing.assert_array_equal(w.data.y(), labels)
-    assert w.main_slot.params == params
-    assert w.main_slot.result is result, "the user's picture comes back without a refit"
-    assert w.input_view.result is result
-    assert w.algorithm_panel.widget("width").value() == pytest.approx(0.8)
+    assert w.pictures.main_slot.params == params
+    assert w.pictures.main_slot.result is result, "the user's picture comes back without a refit"
+    assert w.workspace.input_view.result is result
+    assert w.workspace.algorithm_panel.widget("width").value() == pytest.approx(0.8)
     # (the position depends on the window manager's frame; there is none under Xvfb)
     qtbot.waitUntil(lambda: w.size() == size, timeout=5_000)
     # the undo history is intact: the drawn point is the last step
     wait_idle(qtbot, w)
-    assert w.main_slot.result is result, "no slide's fit lands on the user's picture"
-    np.testing.assert_array_equal(w.input_view.result.X, result.X)
+    assert w.pictures.main_slot.result is result, "no slide's fit lands on the user's picture"
+    np.testing.assert_array_equal(w.workspace.input_view.result.X, result.X)
     n = w.data.n
     press_key(qtbot, w, KEY.Key_Z, CTRL)
     assert w.data.n == n - 1
@@ -122,19 +124,19 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
 
 def test_view_menu_enters_presentation_and_f5_leaves(window, qtbot):
     w = window
-    w.set_deck(["default"])
+    w.presenter.set_deck(["default"])
     with qtbot.waitSignal(w.all_drawn, timeout=60_000):
-        w.presentation_action.trigger()
-    assert w.presenting and w.presentation_action.isChecked()
+        w.action_table["presentation"].trigger()
+    assert w.presenting and w.action_table["presentation"].isChecked()
     press_key(qtbot, w, KEY.Key_F5)
-    assert not w.presenting and not w.presentation_action.isChecked()
-    assert w.data_dock.isVisible()
+    assert not w.presenting and not w.action_table["presentation"].isChecked()
+    assert w.workspace.data_dock.isVisible()
     wait_idle(qtbot, w)
-    assert w.main_slot.result is not None and w.is_up_to_date()
+    assert w.pictures.main_slot.result is not None and w.is_up_to_date()
 
 
 def test_the_default_deck_is_the_papers_figures_in_table_order(window):
-    deck = window.deck()
+    deck = window.presenter.deck()
     assert deck == decks.default_deck()
     assert deck[0] == "okpca-invariance" and deck[-1] == "koc-linear-svm"
     assert "default" not in deck and len(deck) == 13
@@ -142,7 +144,7 @@ def test_the_default_deck_is_the_papers_figures_in_table_order(window):
 
 def test_deck_edit_save_and_load_round_trip(window, qtbot, tmp_path, settings):
     w = window
-    dialog = w.edit_deck()
+    dialog = w.presenter.edit_deck()
     assert dialog.names() == decks.default_deck()
     dialog.set_names(["default"])
     dialog.add("koc-iris")
@@ -156,11 +158,11 @@ def test_deck_edit_save_and_load_round_trip(window, qtbot, tmp_path, settings):
     assert dialog.load_from(path)
     assert dialog.names() == ["kfd-sparsity", "koc-iris"]
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
-    assert w.deck() == ["kfd-sparsity", "koc-iris"], "kept in the settings"
+    assert w.presenter.deck() == ["kfd-sparsity", "koc-iris"], "kept in the settings"
     assert decks.load_deck(path) == ["kfd-sparsity", "koc-iris"]
     bad = tmp_path / "bad.kfddeck"
     bad.write_text('{"format": "kfdviz-deck", "format_version": 1, "presets": ["nope"]}')
-    dialog2 = w.edit_deck()
+    dialog2 = w.presenter.edit_deck()
     assert not dialog2.load_from(bad)
     assert "unknown preset 'nope'" in dialog2.message.text()
     assert dialog2.names() == ["kfd-sparsity", "koc-iris"], "a bad file changes nothing"

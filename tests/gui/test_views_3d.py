@@ -24,25 +24,27 @@ def _screen_pixels(widget) -> np.ndarray:
 @pytest.mark.gl
 def test_koc_on_three_class_3d_data_gives_a_rotatable_3d_embedding(window, qtbot):
     w = window
-    panel = w.data_panel
+    panel = w.workspace.data_panel
     panel.generator.setCurrentIndex(panel.generator.findData("cuboids"))
     panel.n_samples.setValue(300)
     panel.generate.click()
     wait_idle(qtbot, w)
     assert w.data.dimension == 3
-    assert w.single.currentWidget() is w.input3d  # 3-D input: a 3-D scatter, no level sets
-    combo = w.algorithm_panel.combo
+    assert (
+        w.workspace.single.currentWidget() is w.workspace.input3d
+    )  # 3-D input: a 3-D scatter, no level sets
+    combo = w.workspace.algorithm_panel.combo
     combo.setCurrentIndex(combo.findData("koc"))
-    width = w.algorithm_panel.widget("width")
+    width = w.workspace.algorithm_panel.widget("width")
     width.set_value(5.0)
     width.changed.emit()
     wait_idle(qtbot, w)
-    r = w.main_slot.result
+    r = w.pictures.main_slot.result
     assert r.algorithm == "koc" and r.classes.size == 3
     assert r.embedding.shape == (300, 3)
-    w.embedding_dock.raise_()
-    qtbot.waitUntil(lambda: w.embedding_view.isVisible(), timeout=5_000)
-    view = w.embedding_view
+    w.workspace.embedding_dock.raise_()
+    qtbot.waitUntil(lambda: w.workspace.embedding_view.isVisible(), timeout=5_000)
+    view = w.workspace.embedding_view
     assert view.uses_gl and view.gl_view is not None
     qtbot.waitUntil(lambda: view.scatter.pos is not None and len(view.scatter.pos) == 300)
     assert [t.text for t in view.axis_text] == ["KOC 1", "KOC 2", "KOC 3"]
@@ -201,7 +203,7 @@ def test_compare_panels_share_the_width_and_their_3d_markers_are_legible(qtbot, 
 
     w = make_window(qtbot, settings, "koc-iris")
     try:
-        panels = [p for p in w.compare_view.panels if p.isVisible()]
+        panels = [p for p in w.workspace.compare_view.panels if p.isVisible()]
         assert len(panels) == 3
         widths = [p.width() for p in panels]
         assert max(widths) - min(widths) <= 2, "equal panels, whatever the algorithms' names"
@@ -212,7 +214,7 @@ def test_compare_panels_share_the_width_and_their_3d_markers_are_legible(qtbot, 
             assert np.asarray(view.scatter.size).max() >= scatter3d.MIN_MARKER_PX * ratio
     finally:
         w.close()
-    assert not w.worker.thread.is_alive()
+    assert not w.fit.worker.thread.is_alive()
 
 
 def test_camera_backs_off_only_where_the_axes_names_would_not_fit():

@@ -27,7 +27,7 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
 def _result(window) -> FitResult:
-    r = window.main_slot.result
+    r = window.pictures.main_slot.result
     assert r is not None
     return r
 
@@ -44,7 +44,7 @@ def test_opens_on_the_default_with_a_fitted_kfd_and_level_sets(qtbot, settings):
     r = _result(w)
     assert r.algorithm == "kfd" and r.kind == "classifier"
     assert r.params["kernel"] == "rbf"
-    view = w.input_view
+    view = w.workspace.input_view
     assert view.image.isVisible() and view.image.image is not None
     assert len(view.contour_items) >= 3
     assert view.boundary.getData()[0].size > 10
@@ -57,13 +57,13 @@ def test_opens_on_the_default_with_a_fitted_kfd_and_level_sets(qtbot, settings):
 # -- drawing ---------------------------------------------------------------------------------
 def test_click_points_of_two_classes_onto_an_empty_canvas_gives_a_kfd(window, qtbot):
     w = window
-    w.data_panel.split.setValue(0)  # every drawn point a training point
+    w.workspace.data_panel.split.setValue(0)  # every drawn point a training point
     press_key(qtbot, w, KEY.Key_Backspace, CTRL | SHIFT)  # Clear
     assert w.data.n == 0
-    assert w.input_view.result is None  # an empty canvas shows no stale picture
+    assert w.workspace.input_view.result is None  # an empty canvas shows no stale picture
     press_key(qtbot, w, KEY.Key_A)  # the Add tool
-    assert w.tool == "add"
-    view = w.input_view
+    assert w.canvas.tool == "add"
+    view = w.workspace.input_view
     view.viewbox.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
     qtbot.wait(20)
     class1 = [(-1.2, -1.0), (-1.0, -0.4), (-1.4, -0.2), (-0.7, -1.1), (-1.1, 0.2)]
@@ -94,7 +94,7 @@ def test_click_points_of_two_classes_onto_an_empty_canvas_gives_a_kfd(window, qt
 def test_changing_the_width_draws_a_new_picture(window, qtbot):
     w = window
     before = _result(w)
-    width = w.algorithm_panel.widget("width")
+    width = w.workspace.algorithm_panel.widget("width")
     with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
         width.field.selectAll()
         qtbot.keyClicks(width.field, "0.05")
@@ -104,7 +104,7 @@ def test_changing_the_width_draws_a_new_picture(window, qtbot):
     assert after is not before and after.params["width"] == pytest.approx(0.05)
     assert not np.allclose(after.outputs, before.outputs)
     assert after.grid.box == before.grid.box  # same framing, new picture
-    assert w.input_view.result is after
+    assert w.workspace.input_view.result is after
     # a narrow Gaussian fits the training set more closely
     assert after.train_error <= before.train_error
     # the slider followed the typed value
@@ -113,7 +113,7 @@ def test_changing_the_width_draws_a_new_picture(window, qtbot):
 
 def test_moving_the_width_slider_refits(window, qtbot):
     w = window
-    width = w.algorithm_panel.widget("width")
+    width = w.workspace.algorithm_panel.widget("width")
     before = _result(w)
     with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
         width.slider.setValue(width.slider.value() + 150)
@@ -123,7 +123,7 @@ def test_moving_the_width_slider_refits(window, qtbot):
 
 def test_showing_the_projection_instead_of_the_decision_value(window, qtbot):
     w = window
-    combo = w.algorithm_panel.feature
+    combo = w.workspace.algorithm_panel.feature
     assert [combo.itemData(i) for i in range(combo.count())] == ["auto", "decision", 0]
     with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
         combo.setCurrentIndex(combo.findData(0))
@@ -131,9 +131,9 @@ def test_showing_the_projection_instead_of_the_decision_value(window, qtbot):
     assert r.feature == 0 and "feature 1" in r.feature_label
     # the decision boundary is the projection's level set at the threshold -b
     assert r.threshold is not None and r.threshold != 0.0
-    assert w.outputs_view.threshold_line.isVisible()
-    assert w.outputs_view.threshold_line.value() == pytest.approx(r.threshold)
-    assert w.input_view.boundary.getData()[0].size > 10
+    assert w.workspace.outputs_view.threshold_line.isVisible()
+    assert w.workspace.outputs_view.threshold_line.value() == pytest.approx(r.threshold)
+    assert w.workspace.input_view.boundary.getData()[0].size > 10
     assert combo.currentData() == 0
 
 
@@ -141,7 +141,7 @@ def test_undo_and_redo_a_point(window, qtbot):
     w = window
     n = w.data.n
     press_key(qtbot, w, KEY.Key_A)
-    click_data(qtbot, w.input_view, 0.5, 1.6)
+    click_data(qtbot, w.workspace.input_view, 0.5, 1.6)
     assert w.data.n == n + 1
     assert np.allclose(w.data.X()[-1], (0.5, 1.6), atol=0.05)
     press_key(qtbot, w, KEY.Key_Z, CTRL)
@@ -154,7 +154,7 @@ def test_undo_and_redo_a_point(window, qtbot):
 
 def test_spray_erase_move_and_relabel(window, qtbot):
     w = window
-    view = w.input_view
+    view = w.workspace.input_view
     press_key(qtbot, w, KEY.Key_Backspace, CTRL | SHIFT)
     view.viewbox.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
     qtbot.wait(20)
@@ -204,7 +204,7 @@ def test_generate_and_open_are_one_undo_step_each(window, qtbot, tmp_path):
     assert w.data.dimension == 4
     path = tmp_path / "points.csv"
     assert w.save_to(str(path))
-    w.generate("moons", {"n_samples": 50, "noise": 0.1}, 3)
+    w.files.generate("moons", {"n_samples": 50, "noise": 0.1}, 3)
     assert w.data.n == 50 and w.data.dimension == 2
     assert w.load_file(str(path))
     assert w.data.dimension == 4
@@ -223,7 +223,7 @@ def test_generate_and_open_are_one_undo_step_each(window, qtbot, tmp_path):
 def test_a_bad_mu_is_marked_on_its_widget_and_the_old_picture_stays(window, qtbot):
     w = window
     good = _result(w)
-    mu = w.algorithm_panel.widget("mu")
+    mu = w.workspace.algorithm_panel.widget("mu")
     mu.field.selectAll()
     qtbot.keyClicks(mu.field, "-1")
     qtbot.keyClick(mu.field, KEY.Key_Return)
@@ -232,9 +232,9 @@ def test_a_bad_mu_is_marked_on_its_widget_and_the_old_picture_stays(window, qtbo
     assert mu.error_label.isVisible()
     assert "μ" in _status(w) and w.last_status[0] == "error"
     qtbot.wait(400)  # longer than the debounce: nothing was fitted
-    assert not w.worker.is_busy()
-    assert _result(w) is good and w.input_view.result is good
-    assert w.input_view.image.isVisible()
+    assert not w.fit.worker.is_busy()
+    assert _result(w) is good and w.workspace.input_view.result is good
+    assert w.workspace.input_view.image.isVisible()
     # text that is not a number gets its own reason
     mu.field.selectAll()
     qtbot.keyClicks(mu.field, "abc")
@@ -256,7 +256,7 @@ def test_an_error_from_the_fit_shows_in_place_and_keeps_the_picture(window, qtbo
     press_key(qtbot, w, KEY.Key_Backspace, CTRL | SHIFT)
     press_key(qtbot, w, KEY.Key_A)
     press_key(qtbot, w, KEY.Key_1)
-    view = w.input_view
+    view = w.workspace.input_view
     with qtbot.waitSignal(w.fit_failed, timeout=30_000) as blocker:
         click_data(qtbot, view, 0.0, 0.0)
         click_data(qtbot, view, 0.5, 0.5)
@@ -271,18 +271,18 @@ def test_an_error_from_the_fit_shows_in_place_and_keeps_the_picture(window, qtbo
 def _make_long_fit(w, qtbot):
     """2500 points and a greedy sparse KFD: seconds of work, with live mode off."""
     press_key(qtbot, w, KEY.Key_L, CTRL)  # live off
-    assert not w.live
-    panel = w.data_panel
+    assert not w.fit.live
+    panel = w.workspace.data_panel
     panel.generator.setCurrentIndex(panel.generator.findData("moons"))
     panel.n_samples.setValue(2500)
     panel.generate.click()
-    combo = w.algorithm_panel.combo
+    combo = w.workspace.algorithm_panel.combo
     combo.setCurrentIndex(combo.findData("kfd-greedy"))
-    centers = w.algorithm_panel.widget("n_centers")
+    centers = w.workspace.algorithm_panel.widget("n_centers")
     centers.field.setText("400")
     centers.field.editingFinished.emit()
-    assert not w.worker.is_busy()
-    w.large_data.approved = True  # this long fit is wanted: no cost banner first
+    assert not w.fit.worker.is_busy()
+    w.fit.large_data.approved = True  # this long fit is wanted: no cost banner first
 
 
 def test_cancel_a_long_fit_keeps_the_picture_and_the_window_responsive(window, qtbot):
@@ -295,12 +295,12 @@ def test_cancel_a_long_fit_keeps_the_picture_and_the_window_responsive(window, q
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start()
     press_key(qtbot, w, KEY.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(w.worker.is_busy, timeout=5_000)
+    qtbot.waitUntil(w.fit.worker.is_busy, timeout=5_000)
     qtbot.wait(700)
-    assert w.worker.is_busy(), "the fit should still be running"
-    assert w.cancel_action.isEnabled()
+    assert w.fit.worker.is_busy(), "the fit should still be running"
+    assert w.action_table["cancel"].isEnabled()
     t_cancel = time.perf_counter()
-    with qtbot.waitSignal(w.worker.outcome, timeout=10_000) as blocker:
+    with qtbot.waitSignal(w.fit.worker.outcome, timeout=10_000) as blocker:
         press_key(qtbot, w, KEY.Key_Escape)
     latency = time.perf_counter() - t_cancel
     timer.stop()
@@ -308,22 +308,22 @@ def test_cancel_a_long_fit_keeps_the_picture_and_the_window_responsive(window, q
     assert isinstance(outcome, FitFailure) and outcome.cancelled
     assert latency < 5.0
     assert "cancelled" in _status(w).lower()
-    assert w.main_slot.result is good and w.input_view.result is good
+    assert w.pictures.main_slot.result is good and w.workspace.input_view.result is good
     gaps = np.diff(ticks)
     assert len(ticks) > 20
     assert gaps.max() < 0.5, f"the GUI thread stalled for {gaps.max():.2f} s during the fit"
-    qtbot.waitUntil(lambda: not w.worker.is_busy(), timeout=5_000)
+    qtbot.waitUntil(lambda: not w.fit.worker.is_busy(), timeout=5_000)
 
 
 def test_closing_during_a_fit_exits_cleanly(qtbot, settings):
     w = make_window(qtbot, settings)
     _make_long_fit(w, qtbot)
     press_key(qtbot, w, KEY.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(w.worker.is_busy, timeout=5_000)
+    qtbot.waitUntil(w.fit.worker.is_busy, timeout=5_000)
     qtbot.wait(300)
     t0 = time.perf_counter()
     w.close()
-    assert not w.worker.thread.is_alive()
+    assert not w.fit.worker.thread.is_alive()
     assert time.perf_counter() - t0 < 10.0
 
 
@@ -331,7 +331,7 @@ def test_a_new_request_replaces_the_running_one(window, qtbot):
     w = window
     drawn = []
     w.fit_drawn.connect(lambda r: drawn.append(r))
-    width = w.algorithm_panel.widget("width")
+    width = w.workspace.algorithm_panel.widget("width")
     for value in (2.0, 1.5, 0.7, 0.3):
         width.set_value(value)
         width.changed.emit()
@@ -349,7 +349,7 @@ def test_the_level_set_image_lines_up_with_the_points(window, qtbot):
     """Under each training point the drawn decision value has the point's predicted sign."""
     w = window
     r = _result(w)
-    view = w.input_view
+    view = w.workspace.input_view
     image = view.image
     data = image.image
     train = ~r.test_mask
@@ -394,11 +394,11 @@ def test_compare_preset_shows_three_linked_panels(window, qtbot):
     w = window
     w.load_preset("kfd-vs-kpca")
     wait_idle(qtbot, w)
-    slots = w.compare_slots[:3]
+    slots = w.pictures.compare_slots[:3]
     assert [s.algorithm for s in slots] == ["kfd", "kpca", "kpca"]
     assert [s.result.feature for s in slots] == ["decision", 0, 1]
     assert slots[0].result.train_error == 0.0
-    views = w.compare_view.views()
+    views = w.workspace.compare_view.views()
     for view, slot in zip(views, slots, strict=True):
         assert view.result is slot.result and view.image.isVisible()
     # same grid box in every panel, and panning one pans all
@@ -421,36 +421,37 @@ def test_compare_preset_shows_three_linked_panels(window, qtbot):
     assert np.all(moved > 0.5 * shift), moved  # the view moved right as the data went left
     assert np.allclose(moved, moved[0], atol=0.02 * (x1 - x0))
     # the algorithm panel edits the active panel; a kernel change goes to all three
-    w.activate_compare_panel(1)
-    assert w.algorithm_panel.algorithm() == "kpca"
-    degree = w.algorithm_panel.widget("degree")
+    w.workspace.activate_compare_panel(1)
+    assert w.workspace.algorithm_panel.algorithm() == "kpca"
+    degree = w.workspace.algorithm_panel.widget("degree")
     degree.box.setValue(3)
     wait_idle(qtbot, w)
-    assert all(s.result.params["degree"] == 3 for s in w.compare_slots[:3])
+    assert all(s.result.params["degree"] == 3 for s in w.pictures.compare_slots[:3])
     save_and_check(w, "compare-kfd-vs-kpca")
     # each panel can show its outputs instead (NIPS 2000 Fig. 2 side by side)
-    mode = w.compare_view.mode
+    mode = w.workspace.compare_view.mode
     mode.setCurrentIndex(mode.findData("outputs"))
-    for panel, slot in zip(w.compare_view.panels[:3], slots, strict=True):
+    for panel, slot in zip(w.workspace.compare_view.panels[:3], slots, strict=True):
         assert panel.stack.currentWidget() is panel.outputs
         assert panel.outputs.result is slot.result and panel.outputs.hist_items
     mode.setCurrentIndex(mode.findData("input"))
-    assert all(p.stack.currentWidget() is p.view for p in w.compare_view.panels[:3])
+    assert all(p.stack.currentWidget() is p.view for p in w.workspace.compare_view.panels[:3])
     # back to one picture
     press_key(qtbot, w, KEY.Key_F6)
-    assert w.layout_name == "single"
+    assert w.pictures.layout_name == "single"
     wait_idle(qtbot, w)
 
 
 def test_regression_mode_draws_a_fitted_curve(window, qtbot):
     w = window
-    w.data_panel.regression.click()
+    w.workspace.data_panel.regression.click()
     assert w.data.regression and w.data.n == 0
     spec_keys = [
-        w.algorithm_panel.combo.itemData(i) for i in range(w.algorithm_panel.combo.count())
+        w.workspace.algorithm_panel.combo.itemData(i)
+        for i in range(w.workspace.algorithm_panel.combo.count())
     ]
     assert "kfd-regression" in spec_keys and "kfd" not in spec_keys
-    view = w.input_view
+    view = w.workspace.input_view
     view.viewbox.setRange(xRange=(-5, 5), yRange=(-1.5, 1.5), padding=0)
     qtbot.wait(20)
     press_key(qtbot, w, KEY.Key_A)
@@ -463,13 +464,13 @@ def test_regression_mode_draws_a_fitted_curve(window, qtbot):
     assert r.kind == "regressor" and r.curve is not None
     cx, _cy = view.curve.getData()
     assert cx.size == r.curve.x.size
-    assert w.outputs_view.stack.currentIndex() == 1
+    assert w.workspace.outputs_view.stack.currentIndex() == 1
     save_and_check(w, "regression-mode")
 
 
 def test_hover_reads_out_the_value_and_the_point(window, qtbot):
     w = window
-    view = w.input_view
+    view = w.workspace.input_view
     r = _result(w)
     g = r.grid
     # over empty space (a corner of the picture): the coordinates and the drawn value
@@ -515,7 +516,7 @@ def test_a_saved_session_reopens_the_same_picture(window, qtbot, tmp_path):
     w = window
     w.load_preset("kfd-vs-kpca")
     wait_idle(qtbot, w)
-    before = [s.result for s in w.compare_slots[:3]]
+    before = [s.result for s in w.pictures.compare_slots[:3]]
     path = tmp_path / "figure.kfdviz"
     assert w.save_session_file(str(path)) and path.exists()
     press_key(qtbot, w, KEY.Key_F6)  # single layout
@@ -523,8 +524,8 @@ def test_a_saved_session_reopens_the_same_picture(window, qtbot, tmp_path):
     assert w.data.n == 0
     assert w.open_session_file(str(path))
     wait_idle(qtbot, w)
-    assert w.layout_name == "compare" and w.compare_count == 3
-    after = [s.result for s in w.compare_slots[:3]]
+    assert w.pictures.layout_name == "compare" and w.pictures.compare_count == 3
+    after = [s.result for s in w.pictures.compare_slots[:3]]
     for a, b in zip(before, after, strict=True):
         assert a.algorithm == b.algorithm and a.feature == b.feature
         assert np.array_equal(a.X, b.X) and np.array_equal(a.test_mask, b.test_mask)
@@ -542,8 +543,8 @@ def test_a_session_restores_its_view_settings(window, qtbot, tmp_path):
     w = window
     w.load_preset("kfd-sparsity")  # a preset with its own view settings
     wait_idle(qtbot, w)
-    assert w.expansion_action.isChecked()
-    w.contours_action.setChecked(False)
+    assert w.action_table["expansion"].isChecked()
+    w.action_table["contours"].setChecked(False)
     press_key(qtbot, w, KEY.Key_T, CTRL)  # dark theme
     path = tmp_path / "look.kfdviz"
     assert w.save_session_file(str(path))
@@ -552,40 +553,40 @@ def test_a_session_restores_its_view_settings(window, qtbot, tmp_path):
     assert saved.view_settings["show_contours"] is False
     w.load_preset("default")
     press_key(qtbot, w, KEY.Key_T, CTRL)
-    w.contours_action.setChecked(True)
-    assert w.theme.name == "light" and not w.expansion_action.isChecked()
+    w.action_table["contours"].setChecked(True)
+    assert w.workspace.theme.name == "light" and not w.action_table["expansion"].isChecked()
     assert w.open_session_file(str(path))
     wait_idle(qtbot, w)
-    assert w.theme.name == "dark"
-    assert not w.contours_action.isChecked() and w.expansion_action.isChecked()
-    assert all(v._show_contours is False for v in w.compare_view.views())
+    assert w.workspace.theme.name == "dark"
+    assert not w.action_table["contours"].isChecked() and w.action_table["expansion"].isChecked()
+    assert all(v._show_contours is False for v in w.workspace.compare_view.views())
     assert w.session_state().view_settings == saved.view_settings
-    assert w.preset_name == "kfd-sparsity"
+    assert w.files.preset_name == "kfd-sparsity"
     press_key(qtbot, w, KEY.Key_T, CTRL)
 
 
 def test_dark_theme_and_back(window, qtbot):
     w = window
     press_key(qtbot, w, KEY.Key_T, CTRL)
-    assert w.theme.name == "dark"
+    assert w.workspace.theme.name == "dark"
     pixels = save_and_check(w, "window-dark")
     assert pixels.mean() < 140  # mostly dark
     press_key(qtbot, w, KEY.Key_T, CTRL)
-    assert w.theme.name == "light"
+    assert w.workspace.theme.name == "light"
 
 
 def test_settings_are_remembered(qtbot, settings):
     w = make_window(qtbot, settings)
-    combo = w.algorithm_panel.combo
+    combo = w.workspace.algorithm_panel.combo
     combo.setCurrentIndex(combo.findData("kpca"))
     wait_idle(qtbot, w)
-    w.set_theme("dark")
+    w.workspace.set_theme("dark")
     w.close()
     again = make_window(qtbot, settings, restore=True)
-    assert again.main_slot.algorithm == "kpca"
-    assert again.algorithm_panel.algorithm() == "kpca"
+    assert again.pictures.main_slot.algorithm == "kpca"
+    assert again.workspace.algorithm_panel.algorithm() == "kpca"
     assert _result(again).algorithm == "kpca"
-    again.set_theme("light")
+    again.workspace.set_theme("light")
     again.close()
 
 
@@ -593,11 +594,11 @@ def test_every_view_has_a_picture(window, qtbot):
     w = window
     for name, widget in (
         ("window-default", w),
-        ("input-view", w.input_view),
-        ("outputs-view", w.outputs_view),
-        ("diagnostics-view", w.diagnostics_view),
+        ("input-view", w.workspace.input_view),
+        ("outputs-view", w.workspace.outputs_view),
+        ("diagnostics-view", w.workspace.diagnostics_view),
     ):
         pixels = save_and_check(widget, name)
         assert pixels.std() > 10, f"{name} looks blank"
-    assert w.outputs_view.hist_items, "no histograms drawn"
-    assert w.diagnostics_view.table.rowCount() > 5
+    assert w.workspace.outputs_view.hist_items, "no histograms drawn"
+    assert w.workspace.diagnostics_view.table.rowCount() > 5

@@ -1,0 +1,278 @@
+"""Fit control: from "these pictures are out of date" to results drawn or failures shown.
+
+One fit thread (``FitWorker``) serves every picture. Any edit or parameter change marks slots
+dirty; in live mode a short debounce later (or at once, while fits are quick: ``LiveRefit``) the
+dirty slots of the layout are fitted: the active slot's parameters are read from the algorithm
+panel and validated (a bad value is marked on its widget and nothing is fitted), the other
+slots' are validated as stored; a fit predicted to be large waits for the user's answer
+(``LargeDataGuard``). A request per slot is frozen and submitted; the worker cancels what the
+slot was still fitting.
+
+Outcomes come back as data on the GUI thread. Each request remembers the data version it was
+made from; a slot counts as drawn (or failed) for that version only, so :meth:`is_settled` and
+:meth:`is_up_to_date` never report a picture of older data as current. Stale outcomes (the
+worker has a newer request for the slot) are dropped; a failure keeps the last good picture and
+says why in the status line and on the widget concerned. ``drawn`` is emitted once the views
+show a result, ``failed`` for a failure shown, ``all_drawn`` when every slot of the layout shows
+a fit of the current data.
+
+GUI thread only; the worker's thread sees nothing of this but frozen requests.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..estimators import registry
+from ..pipeline import FitFailure, FitRequest, GridSpec
+from ..workers import FitWorker
+from .large_data import LargeDataGuard
+from .live_refit import LiveRefit
+from .pictures import SlotState
+from .workspace import param_label
+
+DEBOUNCE_MS = 150
+
+
+class FitControl(QObject):
+    """Requests, the fit thread, live refits and outcomes (see the module's docstring)."""
+
+    drawn = Signal(object)  # a FitResult, after the views show it
+    failed = Signal(object)  # a FitFailure (not a cancellation) shown to the user
+    all_drawn = Signal()  # every slot of the layout shows a fit of the current data
+
+    def __init__(self, parent: QObject, *, data, pictures, workspace, status, canvas):
+        super().__init__(parent)
+        self.data = data
+        self.pictures = pictures
+        self.workspace = workspace
+        self.status = status
+        self.panel = workspace.algorithm_panel
+        self.live = True
+        self.closing = False
+        self.started = False  # the window was shown: the plots have their size
+        self.slide_pending = False  # a slide's layout is being settled (presentation)
+        self.dirty: set[str] = set()
+        self.drawn_version: dict[str, int] = {}
+        self.submitted_version: dict[str, int] = {}
+        self.request_version: dict[int, int] = {}  # the data version of each request in flight
+        self.failed_version: dict[str, int] = {}
+        self.worker = FitWorker(self)
+        self.worker.outcome.connect(self._on_outcome)
+        self.worker.progress.connect(self._on_progress)
+        self.worker.busy_changed.connect(status.set_busy)
+        self.debounce = QTimer(self)
+        self.debounce.setSingleShot(True)
+        self.debounce.setInterval(DEBOUNCE_MS)
+        self.debounce.timeout.connect(self.fit_now)
+        # quick fits skip the debounce (live_refit.py)
+        self.live_refit = LiveRefit(
+            self,
+            fit=self,
+            data=data,
+            pictures=pictures,
+            canvas=canvas,
+            draw_docks=workspace.draw_docks,
+        )
+        canvas.move_requested.connect(
+            lambda i, x, y, stroke, final: self.live_refit.move_point(i, x, y, stroke, final=final)
+        )
+        # asks before a large fit (large_data.py); connected to the data before data_changed
+        self.large_data = LargeDataGuard(
+            self,
+            fit=self,
+            data=data,
+            pictures=pictures,
+            algorithm_panel=self.panel,
+            status=status,
+        )
+
+    # -- what changed ----------------------------------------------------------------------------
+    def data_changed(self, kind: str) -> None:
+        """The points changed: redraw them, and fit the layout (or clear it: no points)."""
+        self.workspace.refresh_points(reframe=kind == "replace")
+        if self.data.n == 0:
+            self.debounce.stop()
+            self.worker.cancel()
+            for slot in self.pictures.all_slots():
+                slot.result = None
+            self.workspace.clear_results()
+            self.dirty.clear()
+            self.status.show(
+                "No points: pick a data set and Generate, or click to draw.", kind="info"
+            )
+            return
+        self.request_fit(slots=self.pictures.layout_slot_names())
+
+    def panel_changed(self) -> None:
+        """The algorithm or a parameter changed in the algorithm panel."""
+        self.request_fit(slots=self.workspace.sync_slot_from_panel())
+
+    def feature_changed(self) -> None:
+        slot = self.pictures.active_slot()
+        slot.feature = self.panel.feature_value()
+        self.request_fit(slots=[slot.name], now=True)
+
+    def set_live(self, on: bool) -> None:
+        self.live = on
+        if on and self.dirty:
+            self.request_fit()
+
+    def set_svr(self, on: bool) -> None:
+        self.pictures.with_svr = on
+        if self.data.regression:
+            self.request_fit()
+
+    # -- requests --------------------------------------------------------------------------------
+    def request_fit(self, *, slots: list[str] | None = None, now: bool = False) -> None:
+        """Mark ``slots`` (default: the current layout's) for fitting; fit soon when live."""
+        self.dirty.update(slots or self.pictures.layout_slot_names())
+        if now:
+            self.debounce.stop()
+            self.fit_now()
+        elif self.live and not self.live_refit.request():
+            self.debounce.start()
+
+    def request_now(self) -> None:
+        self.request_fit(now=True)
+
+    def fit_now(self, *, follow: bool = False) -> None:
+        """Submit the fits of the layout's slots that wait; ``follow``: queue each behind its
+        slot's running fit instead of cancelling it (``FitWorker.submit``)."""
+        if self.closing or not self.started or self.slide_pending:
+            return  # the first fit (of a window or a slide) waits for the layout's size
+        names = self.pictures.layout_slot_names()
+        wanted = [s for s in names if s in self.dirty]
+        if not wanted:
+            wanted = names if not self.dirty else []
+        if self.data.n == 0:
+            self.dirty.clear()
+            return
+        if self.large_data.holds(wanted):
+            return  # a large fit waits for the banner's answer (large_data.py)
+        for name in wanted:
+            self.dirty.discard(name)
+            slot = self.pictures.slot(name)
+            if slot is self.pictures.active_slot():
+                params, problems = self.panel.collect()
+                if problems:
+                    self.panel.mark_errors(problems)
+                    name0, reason = next(iter(problems.items()))
+                    label = param_label(slot.algorithm, name0)
+                    slot.error, slot.error_param = reason, name0
+                    self.status.show(f"{label}: {reason} Nothing was fitted.", kind="error")
+                    self.worker.cancel(name)
+                    continue
+                slot.params = params
+            else:
+                problems = registry.get(slot.algorithm).validate(slot.params)
+                if problems:
+                    param, reason = next(iter(problems.items()))
+                    self._slot_failed(slot, FitFailure(0, slot.name, reason, param=param))
+                    continue
+            rid = self.worker.submit(self._request(slot), follow=follow)
+            self.submitted_version[name] = self.request_version[rid] = self.data.version
+
+    def _request(self, slot: SlotState) -> FitRequest:
+        data = self.data
+        return FitRequest(
+            algorithm=slot.algorithm,
+            params=slot.params,
+            X=data.X(),
+            y=data.y(),
+            test_mask=data.test_mask(),
+            slot=slot.name,
+            feature=slot.feature,
+            grid=GridSpec(resolution=self.pictures.resolution, box=self.workspace.picture_box()),
+            with_svr=self.pictures.with_svr and data.regression,
+            draft=self.live_refit.draft(),  # see live_refit.py
+        )
+
+    def cancel(self) -> None:
+        self.debounce.stop()
+        self.worker.cancel()
+
+    def forget_pending(self) -> None:
+        """Nothing waits to be fitted (the pictures on screen are taken as they are)."""
+        self.debounce.stop()
+        self.dirty.clear()
+
+    def mark_drawn(self, name: str) -> None:
+        """Slot ``name``'s result is current for the data as they are now."""
+        self.drawn_version[name] = self.data.version
+
+    # -- outcomes --------------------------------------------------------------------------------
+    def _on_outcome(self, outcome) -> None:
+        version = self.request_version.pop(outcome.request_id, None)
+        if self.closing or not self.worker.is_current(outcome):
+            return
+        slot = self.pictures.slot(outcome.slot)
+        if isinstance(outcome, FitFailure):
+            if outcome.cancelled:
+                self.status.show("Fit cancelled; the last picture stays.", kind="info")
+                return
+            self._slot_failed(slot, outcome)
+            return
+        slot.result = outcome
+        slot.error = slot.error_param = None
+        if version is None:
+            version = self.submitted_version.get(slot.name, -1)
+        self.drawn_version[slot.name] = version
+        if slot.name in self.pictures.layout_slot_names():
+            active = slot is self.pictures.active_slot()
+            self.workspace.draw(outcome, docks=active and not self.live_refit.hold_docks())
+        self.drawn.emit(outcome)
+        if self.is_up_to_date():
+            self.all_drawn.emit()
+
+    def _slot_failed(self, slot: SlotState, failure: FitFailure) -> None:
+        slot.error, slot.error_param = failure.message, failure.param
+        self.failed_version[slot.name] = self.data.version
+        where = self.workspace.show_failure(slot, failure)
+        title = registry.get(slot.algorithm).title if slot.algorithm in registry.ALGORITHMS else ""
+        self.status.show(
+            f"{title} — {where}{failure.message} The last good picture stays.", kind="error"
+        )
+        self.failed.emit(failure)
+
+    def _on_progress(self, slot: str, request_id: int, fraction: float, message: str) -> None:
+        if self.worker.latest_id(slot) == request_id:
+            self.status.set_progress(fraction, message)
+
+    # -- state -----------------------------------------------------------------------------------
+    def _waiting(self, names) -> bool:
+        if self.worker.is_busy() or self.debounce.isActive():
+            return True
+        return any(name in self.dirty for name in names)
+
+    def is_settled(self) -> bool:
+        """Nothing left to do: every slot of the layout has a fit or a failure for the current
+        data and parameters, and no fit is running or waiting."""
+        names = self.pictures.layout_slot_names()
+        if self._waiting(names):
+            return False
+        v = self.data.version
+        return all(
+            self.data.n == 0 or self.drawn_version.get(s) == v or self.failed_version.get(s) == v
+            for s in names
+        )
+
+    def is_up_to_date(self) -> bool:
+        """Every slot of the layout shows a fit of the current data and parameters."""
+        names = self.pictures.layout_slot_names()
+        if self._waiting(names):
+            return False
+        return all(
+            self.drawn_version.get(s) == self.data.version
+            and self.pictures.slot(s).result is not None
+            for s in names
+        )
+
+    def shutdown(self) -> None:
+        """Stop for good (the window closes): no more fits, the thread joined."""
+        self.closing = True
+        self.debounce.stop()
+        self.worker.shutdown()
+
+
+__all__ = ["DEBOUNCE_MS", "FitControl"]

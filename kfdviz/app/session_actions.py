@@ -1,0 +1,352 @@
+"""Files and sessions: what the window opens, saves and generates, and the session on screen.
+
+A session (:class:`kfdviz.session.SessionState`) is the whole picture: the points and their
+roles, the slots' algorithms and parameters, the layout, the view settings, the sweep.
+:meth:`SessionActions.apply_session` shows one (a preset or a file) and asks for its fits;
+:meth:`SessionActions.session_state` reads the one on screen back, so that saving and opening a
+session redraws the same picture. Besides the slots (:class:`~kfdviz.app.pictures.Pictures`)
+and the data model, the session on screen has a document part kept here: the preset it came
+from, the generator that made its points, its view settings (also those only figures use) and
+its title.
+
+Every read or write failure is said in the status line; the points on screen are never lost to
+one. GUI thread only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMainWindow
+
+from .. import datasets, session
+from ..estimators import registry
+from ..views.style import THEMES
+from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
+from .pictures import SlotState, default_compare_slots
+
+SESSION_FILTER = "kfdviz sessions (*.kfdviz);;All files (*)"
+POINTS_OPEN_FILTER = "Data files (*.csv *.txt *.npz *.json);;All files (*)"
+POINTS_SAVE_FILTER = "CSV (*.csv);;NumPy (*.npz)"
+
+
+class SessionActions(QObject):
+    """Open, save, generate; the session on screen (see the module's docstring)."""
+
+    applied = Signal()  # a session (preset or file) is on screen
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        *,
+        data,
+        pictures,
+        workspace,
+        fit,
+        sweep,
+        status,
+        actions,
+        settings,
+        stored,
+    ):
+        """``settings``: the QSettings the file dialogs remember folders in (or None);
+        ``stored``: the window's StoredSettings (the algorithm restored at start)."""
+        super().__init__(window)
+        self.window = window
+        self.data = data
+        self.pictures = pictures
+        self.workspace = workspace
+        self.fit = fit
+        self.sweep = sweep
+        self.status = status
+        self.actions = actions
+        self.settings = settings
+        self.stored = stored
+        self.preset_name: str | None = None  # the preset (or session's preset) on screen
+        self.view_settings: dict = {}  # the session's view settings, also those for figures
+        self.generator_state: tuple[str, dict, int] | None = None
+
+    # -- sessions --------------------------------------------------------------------------------
+    def load_preset(self, name: str, *, restore_params: bool = False) -> None:
+        """Open a preset: its data (generated with its seed and split) and its panels;
+        ``restore_params``: the main picture's algorithm as stored in the settings."""
+        self.apply_session(session.state_from_preset(name), restore_params=restore_params)
+
+    def apply_session(self, state: session.SessionState, *, restore_params=False) -> None:
+        """Show a session (a preset, or a file): data, roles, panels, layout, view."""
+        ws, p = self.workspace, self.pictures
+        self.fit.debounce.stop()
+        split = dict(state.split or {})
+        ratio, seed = float(split.get("test_ratio", 0.0)), int(split.get("seed", 0))
+        self.data.remember_split(ratio, seed)
+        ws.data_panel.set_test_ratio(ratio)
+        gen = state.generator
+        if gen:
+            self.generator_state = (gen["name"], dict(gen.get("params") or {}), gen["seed"])
+            ws.data_panel.set_generator(gen["name"], dict(gen.get("params") or {}), gen["seed"])
+        ws.data_panel.set_regression(state.regression)
+        p.with_svr = bool(state.with_svr)
+        self.actions.set_checked_quietly("svr", p.with_svr)
+        settings = state.view_settings or {}
+        self.preset_name = state.preset
+        self.view_settings = dict(settings)
+        self.apply_view_settings(settings)
+        self.sweep.set_spec(state.sweep)
+        panels = state.panels
+        saved = self.stored.algorithm() if restore_params else None
+        if state.layout == "single":
+            panel = panels[0]
+            p.main_slot = SlotState(
+                "main", panel.algorithm, dict(panel.params), panel.feature, panel.title
+            )
+            if saved is not None:
+                p.main_slot = SlotState(
+                    "main", saved["algorithm"], dict(saved["params"]), saved["feature"]
+                )
+        else:
+            slots = []
+            for i, panel in enumerate(panels):
+                title = panel.title or registry.get(panel.algorithm).title
+                slots.append(
+                    SlotState(
+                        f"compare-{i}", panel.algorithm, dict(panel.params), panel.feature, title
+                    )
+                )
+            defaults = default_compare_slots()
+            p.compare_slots = slots + defaults[len(slots) :]
+            p.compare_count = len(panels)
+            p.active_compare = 0
+            p.compare_mode = state.view if state.view in ("outputs", "embedding") else "input"
+            if ws.compare_panels():
+                ws.compare_view.set_mode(p.compare_mode)
+        self.window.setWindowTitle(f"kfdviz — {state.title}" if state.title else "kfdviz")
+        y = state.y if state.y is not None else np.zeros(len(state.X), np.int64)
+        roles = np.where(state.test_mask, "test", "train")
+        self.data.replace(state.X, y, regression=state.regression, roles=roles)
+        ws.set_layout(state.layout, fit=False)
+        view = {
+            "outputs": ws.outputs_dock,
+            "embedding": ws.embedding_dock,
+            "diagnostics": ws.diagnostics_dock,
+        }.get(state.view)
+        if view is not None and state.layout == "single":
+            view.raise_()
+        self.status.show(state.description or state.title or "Session opened.", kind="info")
+        self.fit.request_fit(now=True, slots=p.layout_slot_names())
+        self.sweep.show(run=True)
+        self.applied.emit()
+
+    def apply_view_settings(self, settings: dict) -> None:
+        """The view settings of a session or preset the window understands (resolution, level
+        sets, expansion points, theme); the others stay in the session for figures."""
+        self.pictures.resolution = int(
+            settings.get("resolution", session.VIEW_DEFAULTS["resolution"])
+        )
+        contours = bool(settings.get("show_contours", True))
+        expansion = settings.get("show_expansion", "auto")
+        expansion = expansion if expansion == "auto" else bool(expansion)
+        self.workspace.set_view_options(expansion=expansion, contours=contours)
+        theme = settings.get("theme")
+        if theme in THEMES and theme != self.workspace.theme.name:
+            self.workspace.set_theme(theme)
+
+    def session_state(self) -> session.SessionState:
+        """What is on screen, as a session (the data, the roles, the panels, the layout)."""
+        p = self.pictures
+        if p.layout_name == "compare":
+            slots = p.compare_slots[: p.compare_count]
+            view = p.compare_mode
+        else:
+            slots = [p.main_slot]
+            view = "input"
+        panels = tuple(
+            session.PanelState(s.algorithm, dict(s.params), s.feature, s.title) for s in slots
+        )
+        gen = None
+        if self.generator_state is not None:
+            name, params, seed = self.generator_state
+            gen = {"name": name, "params": params, "seed": seed}
+        return session.SessionState(
+            X=np.array(self.data.X(), dtype=float),
+            y=np.array(self.data.y()),
+            test_mask=np.array(self.data.test_mask(), dtype=bool),
+            panels=panels,
+            layout=p.layout_name,
+            view=view,
+            regression=self.data.regression,
+            with_svr=p.with_svr,
+            generator=gen,
+            split={"test_ratio": self.data.test_ratio(), "seed": self.data.split_seed()},
+            view_settings={
+                **self.view_settings,
+                "resolution": p.resolution,
+                "theme": self.workspace.theme.name,
+                "show_contours": self.actions["contours"].isChecked(),
+                "show_expansion": self.workspace.expansion_option(),
+            },
+            title=self.window.windowTitle().removeprefix("kfdviz — ").removeprefix("kfdviz"),
+            preset=self.preset_name,
+            sweep=self.sweep.spec,
+        )
+
+    def document(self) -> dict:
+        """The document part of the session on screen (to put back with restore_document)."""
+        return {
+            "generator": self.generator_state,
+            "view_settings": dict(self.view_settings),
+            "preset": self.preset_name,
+            "title": self.window.windowTitle(),
+        }
+
+    def restore_document(self, doc: dict) -> None:
+        """Put back a :meth:`document` (the slots' model is put back by its owner first)."""
+        self.generator_state = doc["generator"]
+        self.actions.set_checked_quietly("svr", self.pictures.with_svr)
+        self.view_settings = doc["view_settings"]
+        self.apply_view_settings(self.view_settings)
+        self.preset_name = doc["preset"]
+        self.window.setWindowTitle(doc["title"])
+        if self.generator_state is not None:
+            name, params, seed = self.generator_state
+            self.workspace.data_panel.set_generator(name, dict(params), seed)
+
+    def open_session(self) -> None:
+        path = ask_open_path(self.window, "Open session", SESSION_FILTER, self.settings)
+        if path:
+            self.open_session_file(path)
+
+    def open_session_file(self, path: str) -> bool:
+        try:
+            state = session.load_session(path)
+        except (session.SessionError, OSError) as exc:
+            self.status.show(f"Could not open the session: {exc}", kind="error")
+            return False
+        self.apply_session(state)
+        return True
+
+    def save_session(self) -> None:
+        path = ask_save_path(
+            self.window,
+            "Save session",
+            "figure.kfdviz",
+            SESSION_FILTER,
+            self.settings,
+            suffix=".kfdviz",
+        )
+        if path:
+            self.save_session_file(path)
+
+    def save_session_file(self, path: str) -> bool:
+        try:
+            written = session.save_session(path, self.session_state())
+        except (session.SessionError, OSError, ValueError) as exc:
+            self.status.show(f"Could not save the session: {exc}", kind="error")
+            return False
+        self.status.show(f"Saved the session to {Path(written).name}", kind="info")
+        return True
+
+    # -- data sets -------------------------------------------------------------------------------
+    def generate(self, name: str, params: dict, seed: int) -> None:
+        try:
+            X, y = datasets.make(name, seed=seed, **params)
+        except (ValueError, TypeError) as exc:
+            self.status.show(f"Could not generate {name}: {exc}", kind="error")
+            return
+        regression = datasets.describe(name)["task"] == "regression"
+        self.generator_state = (name, dict(params), seed)
+        if regression != self.data.regression:
+            self.workspace.data_panel.set_regression(regression)
+            self.workspace.algorithm_panel.set_mode(
+                "regression" if regression else "classification"
+            )
+            self.workspace.sync_slot_from_panel()
+        self.data.replace(X, y, regression=regression)
+
+    def set_mode(self, mode: str) -> None:
+        """Classification or regression (the Data panel's switch)."""
+        regression = mode == "regression"
+        if regression == self.data.regression:
+            return
+        self.workspace.algorithm_panel.set_mode(mode)
+        self.workspace.sync_slot_from_panel()
+        if regression and self.pictures.layout_name == "compare":
+            self.workspace.set_layout("single", fit=False)
+        self.data.set_regression(regression)
+        self.status.show(
+            "Regression mode: click to add (x, y) samples of a function."
+            if regression
+            else "Classification mode: click to add points of the selected class.",
+            kind="info",
+        )
+
+    def open_file(self) -> None:
+        path = ask_open_path(self.window, "Load points", POINTS_OPEN_FILTER, self.settings)
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path: str) -> bool:
+        try:
+            X, y = datasets.load(path)
+        except Exception as exc:  # show every reason a file cannot be read
+            self.status.show(f"Could not load {Path(path).name}: {exc}", kind="error")
+            return False
+        regression = np.asarray(y).dtype.kind == "f" and not np.all(np.mod(y, 1) == 0)
+        self.workspace.data_panel.set_regression(regression)
+        self.workspace.algorithm_panel.set_mode("regression" if regression else "classification")
+        self.workspace.sync_slot_from_panel()
+        self.data.replace(X, y, regression=regression)
+        self.status.show(f"Loaded {len(X)} points from {Path(path).name}", kind="info")
+        return True
+
+    def save_file(self) -> None:
+        path = ask_save_path(
+            self.window,
+            "Save points",
+            "points.csv",
+            POINTS_SAVE_FILTER,
+            self.settings,
+            suffix=".csv",
+        )
+        if path:
+            self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        try:
+            roles = np.where(self.data.test_mask(), "test", "train")
+            datasets.save(path, self.data.X(), self.data.y(), roles=roles)
+        except Exception as exc:  # a full disk, a bad folder, ...: say so, keep the points
+            self.status.show(f"Could not save {Path(path).name}: {exc}", kind="error")
+            return False
+        self.status.show(f"Saved {self.data.n} points to {Path(path).name}", kind="info")
+        return True
+
+    # -- the screenshot --------------------------------------------------------------------------
+    def export_png(self) -> None:
+        path = ask_save_path(
+            self.window,
+            "Save screenshot",
+            "kfdviz.png",
+            "PNG (*.png)",
+            self.settings,
+            key=EXPORT_FOLDER,
+            suffix=".png",
+        )
+        if path:
+            self.save_screenshot_to(path)
+
+    def save_screenshot_to(self, path: str) -> bool:
+        """The window's plots as they are on screen, as a PNG image; failures are said in place."""
+        if not self.workspace.central.grab().save(path, "PNG"):
+            self.status.show(
+                f"Could not save the screenshot to {path}: check that the folder exists and can "
+                "be written to",
+                kind="error",
+            )
+            return False
+        self.status.show(f"Saved the screenshot to {Path(path).name}", kind="info")
+        return True
+
+
+__all__ = ["POINTS_OPEN_FILTER", "POINTS_SAVE_FILTER", "SESSION_FILTER", "SessionActions"]

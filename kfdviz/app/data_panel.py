@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -176,6 +176,15 @@ class DataPanel(QWidget):
         self._generator_changed()
 
     # -- generator ----------------------------------------------------------------------------
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            # A widget with a style sheet keeps the palette it was polished with: polish the
+            # class buttons again, or they keep the previous theme's background.
+            for button in getattr(self, "class_buttons", ()):
+                button.setStyleSheet(button.styleSheet())
+
     def _generator_changed(self, *_):
         name = self.generator.currentData()
         params = datasets.describe(name)["parameters"]

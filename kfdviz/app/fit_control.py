@@ -21,13 +21,16 @@ GUI thread only; the worker's thread sees nothing of this but frozen requests.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..estimators import registry
 from ..pipeline import FitFailure, FitRequest, GridSpec
 from ..workers import FitWorker
+from .algorithm_panel import KERNEL_NAMES
 from .large_data import LargeDataGuard
 from .live_refit import LiveRefit
+from .picture_marks import Fix, PictureMarks
 from .pictures import SlotState
 from .workspace import param_label
 
@@ -61,6 +64,10 @@ class FitControl(QObject):
         self.worker.outcome.connect(self._on_outcome)
         self.worker.progress.connect(self._on_progress)
         self.worker.busy_changed.connect(status.set_busy)
+        # stale pictures greyed with the reason, long fits' progress on the plot
+        self.marks = PictureMarks(self, workspace=workspace, pictures=pictures)
+        self.worker.busy_changed.connect(self.marks.busy_changed)
+        self.marks.cancel_requested.connect(self.cancel)
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
         self.debounce.setInterval(DEBOUNCE_MS)
@@ -97,6 +104,7 @@ class FitControl(QObject):
             for slot in self.pictures.all_slots():
                 slot.result = None
             self.workspace.clear_results()
+            self.marks.clear()
             self.dirty.clear()
             self.status.show(
                 "No points: pick a data set and Generate, or click to draw.", kind="info"
@@ -126,12 +134,21 @@ class FitControl(QObject):
     # -- requests --------------------------------------------------------------------------------
     def request_fit(self, *, slots: list[str] | None = None, now: bool = False) -> None:
         """Mark ``slots`` (default: the current layout's) for fitting; fit soon when live."""
-        self.dirty.update(slots or self.pictures.layout_slot_names())
+        names = slots or self.pictures.layout_slot_names()
+        self.dirty.update(names)
         if now:
             self.debounce.stop()
             self.fit_now()
         elif self.live and not self.live_refit.request():
             self.debounce.start()
+        elif not self.live:
+            for name in names:
+                if self.pictures.slot(name).result is not None:
+                    self.marks.stale(
+                        name,
+                        "Not fitted since the last change (live fitting is off).",
+                        ("Fit now", self.request_now),
+                    )
 
     def request_now(self) -> None:
         self.request_fit(now=True)
@@ -149,7 +166,13 @@ class FitControl(QObject):
             self.dirty.clear()
             return
         if self.large_data.holds(wanted):
-            return  # a large fit waits for the banner's answer (large_data.py)
+            # a large fit waits for the banner's answer (large_data.py)
+            for name in wanted:
+                self.marks.stale(
+                    name,
+                    "Not fitted yet: this fit is predicted to be large. Choose in the banner above.",
+                )
+            return
         for name in wanted:
             self.dirty.discard(name)
             slot = self.pictures.slot(name)
@@ -161,6 +184,9 @@ class FitControl(QObject):
                     label = param_label(slot.algorithm, name0)
                     slot.error, slot.error_param = reason, name0
                     self.status.show(f"{label}: {reason} Nothing was fitted.", kind="error")
+                    self.marks.stale(
+                        name, f"{label}: {reason} This picture is of the last valid value."
+                    )
                     self.worker.cancel(name)
                     continue
                 slot.params = params
@@ -215,6 +241,7 @@ class FitControl(QObject):
             return
         slot.result = outcome
         slot.error = slot.error_param = None
+        self.marks.current(slot.name)
         if version is None:
             version = self.submitted_version.get(slot.name, -1)
         self.drawn_version[slot.name] = version
@@ -233,11 +260,36 @@ class FitControl(QObject):
         self.status.show(
             f"{title} — {where}{failure.message} The last good picture stays.", kind="error"
         )
+        if slot.result is not None or slot.name == "main":
+            self.marks.stale(
+                slot.name,
+                f"Not fitted: {failure.message} The picture is of the last fit that worked.",
+                self._fix_for(slot),
+            )
         self.failed.emit(failure)
+
+    def _fix_for(self, slot: SlotState) -> Fix | None:
+        """A one-click way out of a failure, where there is one."""
+        if self.data.regression or slot.algorithm == "novelty" or self.data.n == 0:
+            return None
+        y = np.asarray(self.data.y())[~np.asarray(self.data.test_mask(), dtype=bool)]
+        if np.unique(y).size < 2:
+            return ("Use KPCA novelty detection (one class)", lambda: self.switch(slot, "novelty"))
+        return None
+
+    def switch(self, slot: SlotState, algorithm: str) -> None:
+        """Give ``slot`` another algorithm, keeping its kernel, and fit it now."""
+        kernel = {k: v for k, v in slot.params.items() if k in KERNEL_NAMES}
+        slot.algorithm, slot.params, slot.feature = algorithm, kernel, "auto"
+        slot.error = slot.error_param = None
+        if slot is self.pictures.active_slot():
+            self.workspace.bind_panel(slot)
+        self.request_fit(slots=[slot.name], now=True)
 
     def _on_progress(self, slot: str, request_id: int, fraction: float, message: str) -> None:
         if self.worker.latest_id(slot) == request_id:
             self.status.set_progress(fraction, message)
+            self.marks.progress(slot, fraction, message)
 
     # -- state -----------------------------------------------------------------------------------
     def _waiting(self, names) -> bool:

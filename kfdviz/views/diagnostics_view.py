@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from ..pipeline import FitResult
 from ..pipeline.result import describe_number
+from .overlay import PictureOverlay
 from .style import LIGHT, Theme, class_qcolor
 
 NAMES = {
@@ -108,10 +109,12 @@ class DiagnosticsView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(split)
+        self.overlay = PictureOverlay(split, theme=theme)
         self.set_theme(theme)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
+        self.overlay.set_theme(theme)
         self.series_plot.setBackground(theme.background)
         for name in ("left", "bottom"):
             axis = self.series_plot.getPlotItem().getAxis(name)

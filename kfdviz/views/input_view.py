@@ -206,7 +206,7 @@ class InputSpaceView(QWidget):
         _skip_hover_during_tool_drags(self.plot.scene(), self.viewbox)
         # Says when the picture is not the current one (a failed or pending fit) or is being
         # computed (a long fit); see overlay.py.
-        self.overlay = PictureOverlay(self.plot, theme=theme)
+        self.overlay = PictureOverlay(self.plot, theme=theme, fade=self._fade_picture)
         self.set_theme(theme)
 
     # -- theme and options ---------------------------------------------------------------------
@@ -518,6 +518,22 @@ class InputSpaceView(QWidget):
             self.boundary.show()
         else:
             _empty(self.boundary)
+
+    def _fade_picture(self, on: bool) -> None:
+        """The fitted picture (image, level sets, boundary, colour bar) faded, the points not:
+        they are the data on screen, the picture is not of them."""
+        opacity = 0.3 if on else 1.0
+        for item in (
+            self.image,
+            self.boundary,
+            self.colorbar,
+            self.expansion_scatter,
+            self.tangent_item,
+            self.curve,
+            *self._curve_pool,
+            *self._label_pool,
+        ):
+            item.setOpacity(opacity)
 
     def _set_colorbar_ticks(self, lo: float, hi: float) -> None:
         """About five round, labelled values (pyqtgraph's own choice put up to 27 labels on a

@@ -47,12 +47,16 @@ class PictureOverlay(QObject):
     fix_requested = Signal()
     cancel_requested = Signal()
 
-    def __init__(self, plot: QWidget, *, theme: Theme = LIGHT):
+    def __init__(self, plot: QWidget, *, theme: Theme = LIGHT, fade=None):
+        """``fade(on)``: greys the picture itself (default: the whole ``plot`` widget); a view
+        whose plot also shows current things (the data's points) fades only the picture."""
         super().__init__(plot)
         self.plot = plot
+        self._fade = fade
         self.state = "none"  # "none" | "stale" | "busy"
         self.reason = ""
         self._grey: QGraphicsColorizeEffect | None = None
+        self._greyed = False
 
         # The card is the plot's sibling, not its child, so that the grey of the plot's graphics
         # effect does not reach it.
@@ -159,6 +163,11 @@ class PictureOverlay(QObject):
         )
 
     def _set_grey(self, on: bool) -> None:
+        if self._fade is not None:
+            if on != self._greyed:
+                self._greyed = on
+                self._fade(on)
+            return
         if on and self._grey is None:
             # A grey picture: colour is what says "current" in every view.
             self._grey = QGraphicsColorizeEffect()

@@ -73,11 +73,6 @@ def apply_theme(theme: Theme, app: QApplication | None = None) -> None:
         return
     app.setStyle("Fusion")
     app.setPalette(_palette(theme, app))
-    # Widgets with a style sheet draw from the palette they were polished with: polish them
-    # again, or they keep the previous theme's colours (a button stays dark after the dark theme).
-    for widget in app.allWidgets():
-        if widget.styleSheet():
-            widget.setStyleSheet(widget.styleSheet())
 
 
 def _palette(theme: Theme, app: QApplication) -> QPalette:

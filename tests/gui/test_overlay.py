@@ -40,9 +40,11 @@ def _saturation(image: QImage) -> float:
     return float((rgb.max(axis=2) - rgb.min(axis=2)).mean())
 
 
-def test_stale_picture_turns_grey_with_its_reason_and_fix(qtbot, drawn_view):
+def test_stale_picture_fades_with_its_reason_and_fix(qtbot, drawn_view):
     view = drawn_view
-    before = _saturation(view.plot.grab().toImage())
+    plot_rect = view.plot.geometry()
+    corner_rect = plot_rect.adjusted(0, 0, -plot_rect.width() // 2, -plot_rect.height() // 2)
+    before = _saturation(view.grab().toImage().copy(corner_rect))
     view.overlay.show_stale("Only one class: KFD needs two.", fix="Use KPCA novelty")
     qtbot.wait(20)
     card = view.overlay.card
@@ -50,12 +52,13 @@ def test_stale_picture_turns_grey_with_its_reason_and_fix(qtbot, drawn_view):
     assert view.overlay.message.text() == "Only one class: KFD needs two."
     assert view.overlay.fix_button.isVisible()
     assert not view.overlay.cancel_button.isVisible()
-    # What the user sees: the plot in grey, the card over its middle.
-    shown = view.grab().toImage()
-    plot_rect = view.plot.geometry()
+    # What the user sees: the picture faded, the points (the data on screen) not, the card
+    # over the plot's middle.
     assert plot_rect.contains(card.geometry().center())
-    corner = shown.copy(plot_rect.adjusted(0, 0, -plot_rect.width() // 2, -plot_rect.height() // 2))
-    assert _saturation(corner) < 0.25 * before
+    assert view.image.opacity() < 0.5
+    assert all(item.opacity() == 1.0 for item in view._scatters.values())
+    corner = view.grab().toImage().copy(corner_rect)
+    assert _saturation(corner) < 0.5 * before
     with qtbot.waitSignal(view.overlay.fix_requested, timeout=1000):
         qtbot.mouseClick(view.overlay.fix_button, Qt.MouseButton.LeftButton)
 
@@ -68,7 +71,7 @@ def test_clear_brings_back_the_colours(qtbot, drawn_view):
     view.overlay.clear()
     qtbot.wait(20)
     assert not view.overlay.card.isVisible()
-    assert view.plot.graphicsEffect() is None
+    assert view.image.opacity() == 1.0
     assert _saturation(view.plot.grab().toImage()) == pytest.approx(before, rel=0.05)
 
 
@@ -79,7 +82,7 @@ def test_busy_card_shows_progress_and_cancels(qtbot, drawn_view):
     view.overlay.show_busy("Solving the linear program", 0.4)
     assert view.overlay.progress.value() == 40
     assert view.overlay.cancel_button.isVisible() and not view.overlay.fix_button.isVisible()
-    assert view.plot.graphicsEffect() is None  # the last finished picture keeps its colours
+    assert view.image.opacity() == 1.0  # the last finished picture keeps its colours
     with qtbot.waitSignal(view.overlay.cancel_requested, timeout=1000):
         qtbot.mouseClick(view.overlay.cancel_button, Qt.MouseButton.LeftButton)
 

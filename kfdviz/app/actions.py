@@ -96,19 +96,25 @@ ACTIONS = (
         "workspace.set_dark",
         checkable=True,
     ),
-    ActionSpec("open", "Open…", "Ctrl+O", "Load points from a file", "files.open_file"),
-    ActionSpec("save", "Save…", "Ctrl+S", "Save the points to a file", "files.save_file"),
+    # The session is the document (Ctrl+O, Ctrl+S, as in every editor); points alone are data
+    # files loaded into it or saved from it.
+    ActionSpec(
+        "open", "Load points…", "Ctrl+Shift+O", "Load points from a file", "files.open_file"
+    ),
+    ActionSpec(
+        "save", "Save points…", "Ctrl+Shift+S", "Save the points to a file", "files.save_file"
+    ),
     ActionSpec(
         "open_session",
         "Open session…",
-        "Ctrl+Shift+O",
+        "Ctrl+O",
         "Open a saved session: the points, the algorithms and the layout",
         "files.open_session",
     ),
     ActionSpec(
         "save_session",
         "Save session…",
-        "Ctrl+Shift+S",
+        "Ctrl+S",
         "Save the points, the algorithms and the layout, to redraw this picture exactly",
         "files.save_session",
     ),

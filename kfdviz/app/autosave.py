@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from .. import session
 from .banner import Banner
+from .wording import count
 
 ENV_DIR = "KFDVIZ_AUTOSAVE_DIR"
 INTERVAL_SECONDS = 60
@@ -272,11 +273,11 @@ class RecoveryBanner(Banner):
         n_points = list(n_points) if n_points is not None else [None] * len(items)
         self.choice.clear()
         for item, n in zip(items, n_points, strict=True):
-            what = f" ({n} points)" if n is not None else ""
+            what = f" ({count(n, 'point')})" if n is not None else ""
             self.choice.addItem(f"{item.describe()}{what}", str(item.path))
         self.choice.setVisible(len(items) > 1)
         if len(items) == 1:
-            what = f" ({n_points[0]} points)" if n_points[0] is not None else ""
+            what = f" ({count(n_points[0], 'point')})" if n_points[0] is not None else ""
             text = (
                 "kfdviz did not close properly last time. Recover the session autosaved on "
                 f"{items[0].describe()}{what}?"

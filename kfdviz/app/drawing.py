@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..pipeline import FitResult
+from .wording import count
 
 
 def draw_compare_panel(panel, heading: str, r: FitResult, mode: str) -> None:
@@ -78,11 +79,11 @@ def counts_text(data) -> str:
     """What the Data panel says of the points: how many, per class, how many held out."""
     n = data.n
     if data.regression:
-        text = f"{n} samples"
+        text = count(n, "sample")
     else:
         classes, counts = np.unique(data.y(), return_counts=True)
         per = ", ".join(f"class {int(c) + 1}: {k}" for c, k in zip(classes, counts, strict=True))
-        text = f"{n} points ({per})" if n else "no points"
+        text = f"{count(n, 'point')} ({per})" if n else "no points"
     n_test = int(data.test_mask().sum())
     if n_test:
         text += f"; {n_test} held out for testing"

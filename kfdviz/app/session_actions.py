@@ -26,6 +26,7 @@ from ..estimators import registry
 from ..views.style import THEMES
 from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
 from .pictures import SlotState, default_compare_slots
+from .wording import count
 
 SESSION_FILTER = "kfdviz sessions (*.kfdviz);;All files (*)"
 POINTS_OPEN_FILTER = "Data files (*.csv *.txt *.npz *.json);;All files (*)"
@@ -297,7 +298,7 @@ class SessionActions(QObject):
         self.workspace.algorithm_panel.set_mode("regression" if regression else "classification")
         self.workspace.sync_slot_from_panel()
         self.data.replace(X, y, regression=regression)
-        self.status.show(f"Loaded {len(X)} points from {Path(path).name}", kind="info")
+        self.status.show(f"Loaded {count(len(X), 'point')} from {Path(path).name}", kind="info")
         return True
 
     def save_file(self) -> None:

@@ -93,3 +93,17 @@ def test_a_remembered_folder_that_is_gone_falls_back_to_the_working_directory(tm
     os.rmdir(gone)
     assert last_folder(settings) == str(Path.cwd())
     assert last_folder(None) == str(Path.cwd())
+
+
+def test_ctrl_s_saves_the_session_and_ctrl_o_opens_one(window, qtbot, tmp_path, monkeypatch):
+    from gui_helpers import press_key
+    from PySide6.QtCore import Qt
+
+    w = window
+    dialogs = Dialogs(monkeypatch)
+    dialogs.answers.append(str(tmp_path / "lecture"))
+    press_key(qtbot, w, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert dialogs.starts[-1][0] == "Save session"
+    assert (tmp_path / "lecture.kfdviz").is_file()
+    press_key(qtbot, w, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    assert dialogs.starts[-1][0] == "Open session"

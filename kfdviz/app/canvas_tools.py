@@ -41,14 +41,15 @@ class CanvasTools(QObject):
         self.tool = "pan"
         self.stroke: object = None  # the open stroke (press to release)
         self.moving: int | None = None  # the point the Move tool drags
+        self.stroke_class = 0  # the class the open stroke draws
         self._last_spray = (None, 0.0)
         self._rng = np.random.default_rng(12345)
 
     def connect_view(self, view: InputSpaceView) -> None:
         """Draw on ``view`` too."""
         vb = view.viewbox
-        vb.clicked.connect(lambda x, y, v=view: self.click(v, x, y))
-        vb.pressed.connect(lambda x, y, v=view: self.press(v, x, y))
+        vb.clicked.connect(lambda x, y, alt, v=view: self.click(v, x, y, alternate=alt))
+        vb.pressed.connect(lambda x, y, alt, v=view: self.press(v, x, y, alternate=alt))
         vb.dragged.connect(lambda x, y, v=view: self.drag(v, x, y))
         vb.released.connect(lambda x, y, v=view: self.release(v, x, y))
         view.set_tool_active(self.tool != "pan")
@@ -74,11 +75,27 @@ class CanvasTools(QObject):
     def _can_draw(self) -> bool:
         return self.data.regression or self.data.dimension == 2
 
+    def data_changed(self, _kind: str = "") -> None:
+        """On an empty canvas a click adds a point: the Add tool is chosen if Pan was."""
+        if self.data.n == 0 and self.tool == "pan":
+            self.set_tool("add")
+
+    def drawn_class(self, alternate: bool) -> int:
+        """The class a click draws: the selected one, or with ``alternate`` (right button,
+        Shift) the other one: the next of the data's classes (at least two), after the last
+        the first."""
+        k = self.data_panel.current_class()
+        if not alternate:
+            return k
+        y = np.asarray(self.data.y()) if self.data.n and not self.data.regression else None
+        n_classes = int(y.max()) + 1 if y is not None and y.size else 0
+        return (k + 1) % max(n_classes, 2, k + 1)
+
     # -- the pointer -----------------------------------------------------------------------------
-    def click(self, view: InputSpaceView, x: float, y: float) -> None:
+    def click(self, view: InputSpaceView, x: float, y: float, *, alternate=False) -> None:
         if not self._can_draw():
             return
-        k = self.data_panel.current_class()
+        k = self.drawn_class(alternate)
         if self.tool == "add":
             self.data.add_points([[x, y]], k)
         elif self.tool == "spray":
@@ -90,23 +107,24 @@ class CanvasTools(QObject):
             if i is not None:
                 self.data.relabel(i, k)
 
-    def press(self, view: InputSpaceView, x: float, y: float) -> None:
+    def press(self, view: InputSpaceView, x: float, y: float, *, alternate=False) -> None:
         if not self._can_draw():
             return
+        self.stroke_class = self.drawn_class(alternate)
         self.stroke = self.data.new_stroke()
         self.moving = view.nearest_point(x, y) if self.tool == "move" else None
         if self.tool == "spray":
-            self._spray(view, x, y, merge=self.stroke)
+            self._spray(view, x, y, merge=self.stroke, k=self.stroke_class)
         elif self.tool == "erase":
             self._erase(view, x, y, merge=self.stroke)
         elif self.tool == "add":
-            self.data.add_points([[x, y]], self.data_panel.current_class(), merge=self.stroke)
+            self.data.add_points([[x, y]], self.stroke_class, merge=self.stroke)
 
     def drag(self, view: InputSpaceView, x: float, y: float) -> None:
         if self.stroke is None:
             return
         if self.tool == "spray":
-            self._spray(view, x, y, merge=self.stroke)
+            self._spray(view, x, y, merge=self.stroke, k=self.stroke_class)
         elif self.tool == "erase":
             self._erase(view, x, y, merge=self.stroke)
         elif self.tool == "move" and self.moving is not None:
@@ -119,7 +137,7 @@ class CanvasTools(QObject):
         self.moving = None
         self.data.end_stroke()
 
-    def _spray(self, view: InputSpaceView, x: float, y: float, merge) -> None:
+    def _spray(self, view: InputSpaceView, x: float, y: float, merge, k: int) -> None:
         sx, sy = view.pixel_size()
         last, t = self._last_spray
         now = time.monotonic()
@@ -130,7 +148,7 @@ class CanvasTools(QObject):
         self._last_spray = ((x, y), now)
         offsets = self._rng.normal(size=(SPRAY_BURST, 2)) * (SPRAY_PIXELS * 0.5)
         P = np.column_stack([x + offsets[:, 0] * sx, y + offsets[:, 1] * sy])
-        self.data.add_points(P, self.data_panel.current_class(), merge=merge)
+        self.data.add_points(P, k, merge=merge)
 
     def _erase(self, view: InputSpaceView, x: float, y: float, merge) -> None:
         P = self.data.display_points()

@@ -178,6 +178,7 @@ class MainWindow(QMainWindow):
         ws, fit = self.workspace, self.fit
         self.action_table.connect_handlers(lambda path: operator.attrgetter(path)(self))
         self.data.changed.connect(fit.data_changed)
+        self.data.changed.connect(self.canvas.data_changed)
         self.data.undo_state.connect(self._undo_state)
         ws.algorithm_panel.changed.connect(fit.panel_changed)
         ws.algorithm_panel.feature_changed.connect(fit.feature_changed)

@@ -37,38 +37,48 @@ MOVED_IN_PLACE = 8
 _CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
-class CanvasViewBox(pg.ViewBox):
-    """A ViewBox whose left button draws (emits data coordinates) while a tool is active.
+_DRAW_BUTTONS = (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton)
 
-    With no tool (``tool_active`` False) it pans and zooms as usual; the wheel always zooms and
-    the right button keeps pyqtgraph's menu.
+
+class CanvasViewBox(pg.ViewBox):
+    """A ViewBox whose buttons draw (emit data coordinates) while a tool is active.
+
+    With no tool (``tool_active`` False) it pans and zooms as usual and the right button opens
+    pyqtgraph's menu; the wheel always zooms. With a tool, the left button draws with the
+    selected class and the right button (or the left with Shift) with the other one, as paint
+    programs for data do: ``pressed`` and ``clicked`` say which (``alternate``).
     """
 
-    clicked = Signal(float, float)
-    pressed = Signal(float, float)
+    clicked = Signal(float, float, bool)  # x, y, alternate
+    pressed = Signal(float, float, bool)
     dragged = Signal(float, float)
     released = Signal(float, float)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.tool_active = False
-        self.tool_dragging = False  # a left-button drag of a tool is under way
+        self.tool_dragging = False  # a tool's drag is under way
+
+    @staticmethod
+    def _alternate(ev) -> bool:
+        shift = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        return ev.button() == Qt.MouseButton.RightButton or shift
 
     def mouseClickEvent(self, ev):
-        if self.tool_active and ev.button() == Qt.MouseButton.LeftButton:
+        if self.tool_active and ev.button() in _DRAW_BUTTONS:
             ev.accept()
             p = self.mapSceneToView(ev.scenePos())
-            self.clicked.emit(p.x(), p.y())
+            self.clicked.emit(p.x(), p.y(), self._alternate(ev))
             return
         super().mouseClickEvent(ev)
 
     def mouseDragEvent(self, ev, axis=None):
-        if self.tool_active and ev.button() == Qt.MouseButton.LeftButton and axis is None:
+        if self.tool_active and ev.button() in _DRAW_BUTTONS and axis is None:
             ev.accept()
             self.tool_dragging = not ev.isFinish()
             if ev.isStart():
                 start = self.mapSceneToView(ev.buttonDownScenePos(ev.button()))
-                self.pressed.emit(start.x(), start.y())
+                self.pressed.emit(start.x(), start.y(), self._alternate(ev))
             p = self.mapSceneToView(ev.scenePos())
             if ev.isFinish():
                 self.released.emit(p.x(), p.y())

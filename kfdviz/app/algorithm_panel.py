@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QLabel,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +44,7 @@ def algorithms_for(mode: str) -> list:
 class AlgorithmPanel(QWidget):
     changed = Signal()  # the algorithm or a parameter changed
     feature_changed = Signal()
+    width_from_data_requested = Signal()  # the "Width from data" button
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -66,8 +68,18 @@ class AlgorithmPanel(QWidget):
         self.feature.addItem("Automatic", "auto")
 
         self.kernel_box = QGroupBox("Kernel")
-        self.kernel_form = QFormLayout(self.kernel_box)
+        kernel_column = QVBoxLayout(self.kernel_box)
+        kernel_column.setContentsMargins(6, 6, 6, 6)
+        self.kernel_form = QFormLayout()
         self.kernel_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        kernel_column.addLayout(self.kernel_form)
+        self.width_from_data = QPushButton("Width from data")
+        self.width_from_data.setToolTip(
+            "Set the Gaussian width to the data's scale: the median squared distance between "
+            "training points (a starting point; a local kernel is often narrower)"
+        )
+        self.width_from_data.clicked.connect(self.width_from_data_requested)
+        kernel_column.addWidget(self.width_from_data, 0, Qt.AlignmentFlag.AlignRight)
         self.params_box = QGroupBox("Parameters")
         self.params_form = QFormLayout(self.params_box)
         self.params_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
@@ -195,6 +207,8 @@ class AlgorithmPanel(QWidget):
             label, w = self._rows[p.name]
             label.setVisible(visible)
             w.setVisible(visible)
+        width = self._rows.get("width")
+        self.width_from_data.setVisible(width is not None and not width[1].isHidden())
 
     def _param_changed(self) -> None:
         sender = self.sender()
@@ -206,6 +220,15 @@ class AlgorithmPanel(QWidget):
 
     def widget(self, name: str) -> ParamWidget | None:
         return self._widgets.get(name)
+
+    def set_width(self, width: float) -> None:
+        """Give the kernel width ``width`` (rounded to three figures), as if typed."""
+        w = self._widgets.get("width")
+        if w is not None:
+            w.set_value(float(f"{width:.3g}"))
+            w.set_error(None)
+            self._remember()
+            self.changed.emit()
 
     # -- values and errors ------------------------------------------------------------------
     def collect(self) -> tuple[dict, dict[str, str]]:

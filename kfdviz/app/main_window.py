@@ -182,6 +182,7 @@ class MainWindow(QMainWindow):
         self.data.undo_state.connect(self._undo_state)
         ws.algorithm_panel.changed.connect(fit.panel_changed)
         ws.algorithm_panel.feature_changed.connect(fit.feature_changed)
+        ws.algorithm_panel.width_from_data_requested.connect(self.files.width_from_data)
         ws.data_panel.generate_requested.connect(self.files.generate)
         ws.data_panel.split_changed.connect(self.data.set_split)
         ws.data_panel.mode_changed.connect(self.files.set_mode)

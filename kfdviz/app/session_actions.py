@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from .. import datasets, session
 from ..estimators import registry
+from ..pipeline.advice import width_from_data
 from ..views.style import THEMES
 from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
 from .pictures import SlotState, default_compare_slots
@@ -264,6 +265,29 @@ class SessionActions(QObject):
             )
             self.workspace.sync_slot_from_panel()
         self.data.replace(X, y, regression=regression)
+        self.width_from_data(quiet=True)
+
+    def width_from_data(self, *, quiet: bool = False) -> None:
+        """Set a Gaussian kernel's width to the training points' scale (the median squared
+        distance, the papers' exp(-||x - z||^2 / c)); a new data set starts from it."""
+        panel = self.workspace.algorithm_panel
+        width = panel.widget("width")
+        kernel = panel.widget("kernel")
+        if width is None or (kernel is not None and kernel.value() != "rbf") or self.data.n < 2:
+            if not quiet:
+                self.status.show("Width from data applies to the Gaussian kernel.", kind="info")
+            return
+        train = ~np.asarray(self.data.test_mask(), dtype=bool)
+        try:
+            value = width_from_data(np.asarray(self.data.X())[train])
+        except ValueError as exc:
+            self.status.show(f"No width from these data: {exc}", kind="error")
+            return
+        panel.set_width(value)
+        self.status.show(
+            f"Width {value:.3g}: the median squared distance between training points.",
+            kind="info",
+        )
 
     def set_mode(self, mode: str) -> None:
         """Classification or regression (the Data panel's switch)."""
@@ -298,6 +322,7 @@ class SessionActions(QObject):
         self.workspace.algorithm_panel.set_mode("regression" if regression else "classification")
         self.workspace.sync_slot_from_panel()
         self.data.replace(X, y, regression=regression)
+        self.width_from_data(quiet=True)
         self.status.show(f"Loaded {count(len(X), 'point')} from {Path(path).name}", kind="info")
         return True
 

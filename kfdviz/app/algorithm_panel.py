@@ -171,6 +171,8 @@ class AlgorithmPanel(QWidget):
         self._built_key = spec.key
         self._clear_forms()
         self.description.setText(spec.description)
+        if getattr(self, "_compact", False):
+            self.combo.setToolTip(spec.description)
         remembered = {**self._values.get(spec.key, {}), **self._shared}
         for p in spec.params:
             w = make_param_widget(p)
@@ -220,6 +222,16 @@ class AlgorithmPanel(QWidget):
 
     def widget(self, name: str) -> ParamWidget | None:
         return self._widgets.get(name)
+
+    def set_compact(self, compact: bool) -> None:
+        """Compact (small screens): the description goes to the algorithm's tooltip."""
+        self._compact = compact
+        self.description.setVisible(not compact)
+        self.combo.setToolTip(
+            self.spec().description
+            if compact
+            else "The algorithm to fit (the compare layout can show up to three)"
+        )
 
     def set_width(self, width: float) -> None:
         """Give the kernel width ``width`` (rounded to three figures), as if typed."""

@@ -31,6 +31,7 @@ from ..views.style import THEMES, apply_theme
 from .actions import ActionTable, show_about, show_shortcuts
 from .autosave import AutosaveControl
 from .canvas_tools import CanvasTools
+from .compact_layout import CompactLayout
 from .data_model import DataModel
 from .export import Exporter
 from .fit_control import FitControl
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
             toolbar=self.toolbar,
             stored=self.stored,
         )
+        self.compact_layout = CompactLayout(self, ws)  # small screens: tabbed docks
         self._wire()
 
         self.resize(1280, 800)
@@ -275,6 +277,7 @@ class MainWindow(QMainWindow):
             self.fit.started = True
             self.workspace.follow_resize = True
             self.workspace.arrange_first_show()
+            self.compact_layout.follow(self.size())
             QTimer.singleShot(0, self._after_first_show)
 
     def _after_first_show(self) -> None:
@@ -291,6 +294,8 @@ class MainWindow(QMainWindow):
         super().resizeEvent(event)
         if self.presenter is not None:
             self.presenter.window_resized(event)
+        if not self._first_show and not self.presenting:
+            self.compact_layout.follow(event.size())
 
     def save_settings(self) -> None:
         """Store the geometry, dock layout, theme, live mode and the main picture."""

@@ -35,6 +35,8 @@ from .. import deck as decks
 from .. import presets
 from .file_dialogs import ask_open_path, ask_save_path
 
+TITLE_POINTS = 26.0  # the slide's title
+COUNTER_POINTS = 20.0  # the slide counter
 SCALE = 2.3  # 9 pt axis text becomes 20.7 pt; lines and markers grow alike
 NEXT_KEYS = {Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_PageDown, Qt.Key.Key_Space}
 PREVIOUS_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_PageUp}
@@ -69,16 +71,32 @@ class _SlideKeys(QObject):
         return True
 
 
+class SlideTitle(QLabel):
+    """The slide's title, in large type above the plots (shown only while presenting)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("slideTitle")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        font = QFont(self.font())
+        font.setPointSizeF(TITLE_POINTS)
+        font.setBold(True)
+        self.setFont(font)
+        self.hide()
+
+
 class SlideCounter(QLabel):
-    """A small "3 / 12" in the bottom right corner."""
+    """The "3 / 12" in the bottom right corner, readable from the back of a lecture hall."""
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
         self.setObjectName("slideCounter")
         font = QFont(self.font())
-        font.setPointSizeF(11)
+        font.setPointSizeF(COUNTER_POINTS)
+        font.setBold(True)
         self.setFont(font)
-        self.setStyleSheet("color: rgba(128, 128, 128, 170); background: transparent;")
+        self.setStyleSheet("color: rgba(110, 110, 110, 230); background: transparent;")
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.hide()
 
@@ -259,6 +277,8 @@ class Presenter(QObject):
         self.presenting = False
         self.slide_index = 0
         self.slide_counter = SlideCounter(window)
+        self.slide_title = SlideTitle()
+        workspace.add_banner(self.slide_title)
         self._deck_override: list[str] | None = None
         self._before: dict | None = None
         self._slide_keys: _SlideKeys | None = None
@@ -324,6 +344,7 @@ class Presenter(QObject):
         self._slide_keys = None
         self.presenting = False
         self.slide_counter.hide()
+        self.slide_title.hide()
         self.workspace.set_view_scale(1.0, presenting=False)
         self._restore(self._before)
         self._before = None
@@ -362,7 +383,10 @@ class Presenter(QObject):
         if self.sweep.spec is not None:
             self.workspace.sweep_dock.show()  # the slide's figure is the sweep's curves
         self.workspace.set_view_scale(SCALE, presenting=True)
-        self.slide_counter.show_slide(index, len(slides), presets.get(name).title)
+        title = presets.get(name).title
+        self.slide_counter.show_slide(index, len(slides), title)
+        self.slide_title.setText(title)
+        self.slide_title.show()
         QTimer.singleShot(0, self._settle_slide)
 
     def _settle_slide(self) -> None:

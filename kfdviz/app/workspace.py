@@ -229,6 +229,7 @@ class Workspace(QObject):
         """Text, lines and markers of the plots ``scale`` times their size."""
         self.scale, self.presenting = scale, presenting
         self.input_view.set_scale(scale)
+        self.input_view.set_presenting(presenting)
         self.input3d.set_scale(scale)
         self.sweep_panel.set_scale(scale)
         self.sweep_panel.run_button.setVisible(not presenting)

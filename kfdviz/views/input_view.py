@@ -655,7 +655,17 @@ class InputSpaceView(QWidget):
             return float(g.values[b, a])
         return None
 
+    def set_presenting(self, presenting: bool) -> None:
+        """On a slide: no readout under the plot and no hover marker (the audience sees the
+        picture, not the pointer's coordinates)."""
+        self.presenting = presenting
+        self.readout.setVisible(not presenting and not self.compact)
+        if presenting:
+            self._highlight(None)
+
     def _on_mouse_moved(self, scene_pos) -> None:
+        if getattr(self, "presenting", False):
+            return
         if not self.viewbox.sceneBoundingRect().contains(scene_pos):
             return
         p = self.viewbox.mapSceneToView(scene_pos)

@@ -170,3 +170,20 @@ def test_deck_edit_save_and_load_round_trip(window, qtbot, tmp_path, settings):
     dialog2.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert dialog2.isVisible() and "empty" in dialog2.message.text()
     dialog2.close()
+
+
+def test_a_slide_has_its_title_a_large_counter_and_no_hover_readout(window, qtbot):
+    w = window
+    w.presenter.set_deck(["kfd-vs-kpca", "default"])
+    with qtbot.waitSignal(w.all_drawn, timeout=60_000):
+        press_key(qtbot, w, KEY.Key_F5)
+    title = w.presenter.slide_title
+    assert title.isVisible() and title.text() == presets.get("kfd-vs-kpca").title
+    assert title.font().pointSizeF() >= 20
+    assert w.presenter.slide_counter.font().pointSizeF() >= 18
+    view = w.workspace.input_view
+    assert not view.readout.isVisible()
+    view._on_mouse_moved(view.viewbox.sceneBoundingRect().center())
+    assert view._highlighted is None and view.readout.text().strip() == ""
+    press_key(qtbot, w, KEY.Key_Escape)
+    assert not title.isVisible() and view.readout.isVisible()

@@ -21,6 +21,7 @@ another process.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import secrets
@@ -151,6 +152,57 @@ def atomic_write(
     _fsync_folder(folder)
 
 
+@contextlib.contextmanager
+def atomic_path(path) -> Iterator[Path]:
+    """A temporary path beside ``path`` for a writer that wants a file name (Qt's image and
+    document writers); on a clean exit the file there replaces ``path`` as :func:`atomic_write`
+    does. The writer must have closed the file when the block ends.
+    """
+    target = resolve_target(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    remove_leftovers(target)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = None
+    temporary = _temporary_name(target)
+    # Reserve the name (exclusively, with the usual permissions) before handing it out.
+    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        yield temporary
+        fd = os.open(temporary, os.O_RDWR)
+        try:
+            if mode is not None and hasattr(os, "fchmod"):
+                os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _fsync_folder(folder)
+
+
+def check_writable(path) -> Path:
+    """Raise OSError (saying why) unless :func:`atomic_write` could write ``path`` now.
+
+    For long runs that write their result at the end: a temporary file is made and removed in the
+    target's folder, which is what the final save needs.
+    """
+    target = resolve_target(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder", str(target))
+    if not folder.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(folder))
+    temporary = _temporary_name(target)
+    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    os.unlink(temporary)
+    return target
+
+
 def write_bytes(path, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically; returns the file written (a symlink's target)."""
     with atomic_write(path) as f:
@@ -173,7 +225,9 @@ def write_with(path, writer: Callable[[IO[bytes]], None]) -> Path:
 __all__ = [
     "STALE_SECONDS",
     "TEMP_SUFFIX",
+    "atomic_path",
     "atomic_write",
+    "check_writable",
     "remove_leftovers",
     "resolve_target",
     "write_bytes",

@@ -13,13 +13,13 @@ import csv
 import io
 import os
 import re
-import secrets
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from .. import atomic_file
 from ._labels import labels_from_array
 from .errors import DataFileError, DataFileNotFoundError
 from .table import ROLE_COLUMN, ROLES, read_table
@@ -421,7 +421,8 @@ def save(
     and a ``role`` column when ``roles`` are given. Floats are written in Python's shortest
     round-trip form, so loading gives back exactly the same numbers. NPZ holds arrays X, y,
     roles (if given), feature_names, label_name and class_names (if given). The file is written
-    to a temporary name first and then moved into place. The inputs are not modified.
+    through :mod:`kfdviz.atomic_file` (a failed save keeps the old file). The inputs are not
+    modified.
     """
     X, y, roles = _checked_for_saving(X, y, roles)
     fmt = format_of(path, format)
@@ -440,30 +441,21 @@ def save(
     if ROLE_COLUMN in lowered[: d + 1]:
         raise ValueError(f"{ROLE_COLUMN!r} is reserved for the role column")
 
-    target = Path(os.fspath(path))
-    # A fresh name beside the target (same file system, so the final rename is atomic), opened
-    # exclusively; unlike tempfile's files it gets the usual permissions.
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
-    try:
-        with open(temporary, "xb") as handle:
-            if fmt == "npz":
-                arrays = {
-                    "X": X,
-                    "y": y,
-                    "feature_names": np.array(names),
-                    "label_name": np.array(label_name),
-                }
-                if roles is not None:
-                    arrays["roles"] = roles
-                if class_names is not None:
-                    arrays["class_names"] = np.array([str(c) for c in class_names])
-                np.savez(handle, **arrays)
-            else:
-                _write_csv(handle, X, y, roles, header, "\t" if fmt == "tsv" else ",")
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    with atomic_file.atomic_write(os.fspath(path)) as handle:
+        if fmt == "npz":
+            arrays = {
+                "X": X,
+                "y": y,
+                "feature_names": np.array(names),
+                "label_name": np.array(label_name),
+            }
+            if roles is not None:
+                arrays["roles"] = roles
+            if class_names is not None:
+                arrays["class_names"] = np.array([str(c) for c in class_names])
+            np.savez(handle, **arrays)
+        else:
+            _write_csv(handle, X, y, roles, header, "\t" if fmt == "tsv" else ",")
 
 
 def _write_csv(handle, X, y, roles, header, delimiter) -> None:

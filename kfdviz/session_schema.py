@@ -333,7 +333,7 @@ def check_sweep(sweep) -> None:
             at = f"{where}.steps[{s}]"
             step = _object(at, step)
             algorithm = step.get("algorithm")
-            if algorithm not in registry.ALGORITHMS:
+            if not isinstance(algorithm, str) or algorithm not in registry.ALGORITHMS:
                 raise FieldError(
                     f"{at}.algorithm",
                     f"is {_shown(algorithm)}, which this kfdviz does not have; allowed: "

@@ -112,7 +112,7 @@ def _run_command(cmd: Command, args: argparse.Namespace) -> int:
         return 130
     except (ValueError, OSError) as exc:
         return _error(_one_line(exc))
-    except Exception as exc:
+    except Exception as exc:  # a bug: still one line, with how to see the traceback
         if os.environ.get(TRACEBACK_VARIABLE) == "1":
             raise
         return _error(

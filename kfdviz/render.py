@@ -47,7 +47,7 @@ def compute(state: SessionState, *, cancel=None, progress: Callable | None = Non
             raise
         except FitError as exc:
             results.append(exc.message)
-        except Exception as exc:
+        except Exception as exc:  # any failure is this panel's, shown in its place
             results.append(failure_message(exc))
     return Computed(state, results)
 

@@ -167,7 +167,7 @@ def run_sweep(
             except FitError as exc:
                 failures.append(f"{curve.label}, {sweep.param} = {value:g}: {exc.message}")
                 result = None
-            except Exception as exc:
+            except Exception as exc:  # one failed fit is one missing point of a curve
                 reason = str(exc).strip() or type(exc).__name__
                 failures.append(
                     f"{curve.label}, {sweep.param} = {value:g}: the fit failed "

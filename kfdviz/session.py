@@ -37,6 +37,7 @@ import binascii
 import hashlib
 import json
 import math
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -392,7 +393,13 @@ def loads_session(raw: bytes | str, *, path=None) -> SessionState:
         ) from None
     except RecursionError:
         raise SessionError(path, "is not a kfdviz session (JSON nested too deeply)") from None
-    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+    except ValueError as exc:  # an integer of more digits than Python converts
+        if "integer string conversion" in str(exc):
+            raise SessionError(
+                path,
+                f"holds an integer of more than {sys.get_int_max_str_digits()} digits; allowed: "
+                f"integers up to {session_schema.MAX_INT} in size",
+            ) from None
         raise SessionError(path, f"is not a kfdviz session (unreadable JSON: {exc})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise SessionError(path, 'is not a kfdviz session (no "format": "kfdviz-session")')

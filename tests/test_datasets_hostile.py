@@ -162,6 +162,23 @@ def test_a_zip_bomb_is_refused_from_its_headers(bomb):
     assert _peak_bytes(lambda: load_table(bomb, max_bytes=10_000_000)) < 8_000_000
 
 
+def test_a_few_bytes_of_svmlight_cannot_ask_for_gigabytes(tmp_path):
+    path = tmp_path / "wide.svm"
+    path.write_text("1 300000000:1\n0 1:2\n")
+    with pytest.raises(
+        DataFileError, match=r"4\.5 GB as a dense array, more than the limit of 1\.0 GB"
+    ):
+        load_table(path)
+    with pytest.raises(DataFileError, match=r"more than the limit of 1000 bytes"):
+        load_table(tmp_path / _write(tmp_path / "narrow.svm", "1 200:1\n0 1:2\n"), max_bytes=1000)
+    assert load_table(tmp_path / "narrow.svm", max_bytes=10_000).X.shape == (2, 200)
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path.name
+
+
 def test_max_bytes_counts_decompressed_bytes(tmp_path):
     X = np.zeros((1000, 4))
     path = tmp_path / "z.npz"

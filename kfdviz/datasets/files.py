@@ -41,10 +41,11 @@ _EXTENSIONS = {
     ".light": "svmlight",
 }
 _ALIASES = {"libsvm": "svmlight", "text": "csv", "table": "csv"}
-# A dense array (or a file) bigger than this is refused even without a caller's limit.
-_DENSE_LIMIT_BYTES = 4 * 2**30
-# The decompressed arrays of an NPZ file, without a caller's max_bytes.
-_NPZ_LIMIT_BYTES = 2**30
+# A file bigger than this is refused even without a caller's limit.
+_FILE_LIMIT_BYTES = 4 * 2**30
+# The arrays a file expands to (NPZ decompressed, svmlight made dense), without a caller's
+# max_bytes: a few bytes of svmlight ("1 300000000:1") or a small NPZ can describe gigabytes.
+_ARRAY_LIMIT_BYTES = 2**30
 
 
 @dataclass(frozen=True)
@@ -147,16 +148,16 @@ def load_table(
     text tables, default sniffed. task: "auto" (text labels and whole numbers are classes, other
     numbers regression targets), "classification" or "regression". min_classes/max_classes:
     require that many classes (and read labels as classes). max_points/max_bytes: refuse
-    bigger files with a message saying how big they are; for NPZ, ``max_bytes`` bounds the
-    decompressed arrays too (1 GiB without it), checked from each array's header before it is
-    decompressed. Paths that are not regular files (FIFOs, devices) are refused unopened.
+    bigger files with a message saying how big they are. ``max_bytes`` also bounds the arrays a
+    file expands to (1 GiB without it): an NPZ's decompressed arrays, checked from each array's
+    header before it is decompressed, and an svmlight file's dense points. Paths that are not regular files (FIFOs, devices) are refused unopened.
     """
     max_points = _check_limit("max_points", max_points)
     max_bytes = _check_limit("max_bytes", max_bytes)
     for name, value in (("min_classes", min_classes), ("max_classes", max_classes)):
         _check_limit(name, value)
     p = Path(os.fspath(path))
-    limit = _DENSE_LIMIT_BYTES if max_bytes is None else max_bytes
+    limit = _FILE_LIMIT_BYTES if max_bytes is None else max_bytes
     try:
         data = read_regular(p, limit)
     except FileNotFoundError:
@@ -175,6 +176,7 @@ def load_table(
     except OSError as exc:
         raise DataFileError(path, f"cannot be read: {exc.strerror or exc}") from None
     fmt = format_of(p, format, data[:4096])
+    budget = _ARRAY_LIMIT_BYTES if max_bytes is None else max_bytes
     common = {"task": task, "min_classes": min_classes, "max_classes": max_classes}
     if fmt in ("csv", "tsv"):
         table = read_table(
@@ -189,9 +191,10 @@ def load_table(
         )
         return LoadedData(**vars(table), path=os.fspath(path))
     if fmt == "npz":
-        budget = _NPZ_LIMIT_BYTES if max_bytes is None else max_bytes
         return _read_npz(path, data, label=label, max_points=max_points, max_bytes=budget, **common)
-    return _read_svmlight(path, data, label=label, max_points=max_points, **common)
+    return _read_svmlight(
+        path, data, label=label, max_points=max_points, max_bytes=budget, **common
+    )
 
 
 def load(
@@ -376,7 +379,9 @@ def _locate_svmlight_error(text: str) -> tuple[int, str] | None:
     return None
 
 
-def _read_svmlight(path, data: bytes, *, label, max_points, **label_options) -> LoadedData:
+def _read_svmlight(
+    path, data: bytes, *, label, max_points, max_bytes, **label_options
+) -> LoadedData:
     from sklearn.datasets import load_svmlight_file
 
     if label not in (None, False):
@@ -396,11 +401,12 @@ def _read_svmlight(path, data: bytes, *, label, max_points, **label_options) -> 
         raise DataFileError(path, _too_many_points(n, max_points))
     if d == 0:
         raise DataFileError(path, "has no features: every line holds only a label")
-    if n * d * 8 > _DENSE_LIMIT_BYTES:
+    if n * d * 8 > max_bytes:
         raise DataFileError(
             path,
             f"{n:,} points x {d:,} features would take {_human_bytes(n * d * 8)} as a dense "
-            "array; kfdviz works on dense data: train on a subset of the rows or the features",
+            f"array, more than the limit of {_human_bytes(max_bytes)}; kfdviz works on dense "
+            "data: train on a subset of the rows or the features, or raise the limit",
         )
     X = X_sparse.toarray()
     finite = np.isfinite(X)

@@ -17,7 +17,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from kfdviz import deck
@@ -97,7 +97,9 @@ def _read_session(text):
         state = loads_session(text, path="fuzz.kfdviz")
     except SessionError as exc:
         assert str(exc).startswith("fuzz.kfdviz: ")
+        event("refused")
         return None
+    event("read")
     assert isinstance(state, SessionState)
     fit_requests(state)  # what a picture is made from can be built
     return state
@@ -151,7 +153,9 @@ def test_fuzz_decks(document):
         names = deck.loads_deck(json.dumps(document), path="fuzz.kfddeck")
     except deck.DeckError as exc:
         assert str(exc).startswith("fuzz.kfddeck: ")
+        event("refused")
     else:
+        event("read")
         assert names and all(isinstance(n, str) for n in names)
 
 
@@ -166,7 +170,9 @@ def _load(path, **options):
         loaded = load_table(path, **options)
     except DataFileError as exc:
         assert path.name in str(exc)
+        event("refused")
         return None
+    event("read")
     n = loaded.X.shape[0]
     assert loaded.X.dtype == np.float64 and np.isfinite(loaded.X).all() and n > 0
     assert loaded.y.shape == (n,)

@@ -117,8 +117,19 @@ def test_fuzz_session_fields(session_documents, data, value, delete):
 _VIEW_KEYS = ["resolution", "padding", "levels", "bins", "theme", "point_size", "show_points"]
 
 
+# Values near and inside the ranges as well as hostile ones, so that both paths are taken.
+_view_values = st.one_of(
+    json_values,
+    st.integers(-5, 1100),
+    st.floats(-1.0, 120.0),
+    st.sampled_from(["light", "dark", "auto", None, True, False]),
+)
+
+
 @FUZZ
-@given(data=st.data(), settings_=st.dictionaries(st.sampled_from(_VIEW_KEYS), json_values))
+@given(
+    data=st.data(), settings_=st.dictionaries(st.sampled_from(_VIEW_KEYS), _view_values, max_size=3)
+)
 def test_fuzz_view_settings(session_documents, data, settings_):
     doc = copy.deepcopy(data.draw(st.sampled_from(session_documents)))
     doc["view_settings"] = settings_
@@ -216,14 +227,31 @@ _arrays = st.one_of(
 )
 
 
+def _valid_arrays(n: int, labels) -> dict:
+    return {"X": np.arange(2.0 * n).reshape(n, 2), "y": np.resize(np.asarray(labels), n)}
+
+
 @FUZZ
 @given(
+    base=st.one_of(
+        st.just({}),
+        st.builds(
+            _valid_arrays,
+            st.integers(1, 6),
+            st.one_of(
+                st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=6),
+                st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=6),
+                st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=6),
+            ),
+        ),
+    ),
     arrays=st.dictionaries(st.sampled_from(_NAMES), _arrays, max_size=5),
     compressed=st.booleans(),
     flips=st.lists(st.integers(min_value=0), max_size=3),
     max_bytes=st.sampled_from([None, 200, 10_000]),
 )
-def test_fuzz_npz(folder, arrays, compressed, flips, max_bytes):
+def test_fuzz_npz(folder, base, arrays, compressed, flips, max_bytes):
+    arrays = {**base, **arrays} if base and len(arrays) < 2 else arrays or base
     buffer = io.BytesIO()
     (np.savez_compressed if compressed else np.savez)(buffer, **arrays)
     raw = bytearray(buffer.getvalue())

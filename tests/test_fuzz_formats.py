@@ -155,7 +155,13 @@ def test_fuzz_session_bytes(session_documents, data, cut, flips):
         json_values,
         st.fixed_dictionaries(
             {"format": st.just("kfdviz-deck"), "format_version": st.just(1)},
-            optional={"presets": json_values, "title": json_values},
+            optional={
+                "presets": st.one_of(
+                    json_values,
+                    st.lists(st.sampled_from(["default", "koc-iris", "kfd-vs-kpca", "nope", ""])),
+                ),
+                "title": json_values,
+            },
         ),
     )
 )

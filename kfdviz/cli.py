@@ -91,7 +91,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _open_app(args)
     if args.preset is not None or args.screenshot is not None:
         parser.error("--preset and --screenshot apply to the desktop app, not to subcommands")
-    return COMMANDS[args.command].run(args)
+    return _run_command(COMMANDS[args.command], args)
+
+
+# Set to 1 to see the traceback of an unexpected error in a subcommand.
+TRACEBACK_VARIABLE = "KFDVIZ_TRACEBACK"
+
+
+def _run_command(cmd: Command, args: argparse.Namespace) -> int:
+    """A subcommand's exit code; every failure is one line on stderr, never a traceback.
+
+    Errors about a file or a value (ValueError: SessionError, DataFileError, DeckError, ...; and
+    OSError) are the user's to fix and are said as they are; anything else is a bug, said in one
+    line too, with how to see its traceback.
+    """
+    try:
+        return cmd.run(args)
+    except KeyboardInterrupt:
+        print("kfdviz: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:
+        return _error(_one_line(exc))
+    except Exception as exc:  # a bug: still one line, with how to see the traceback
+        if os.environ.get(TRACEBACK_VARIABLE) == "1":
+            raise
+        return _error(
+            f"unexpected {type(exc).__name__} in `kfdviz {cmd.name}`: {_one_line(exc)} "
+            f"(set {TRACEBACK_VARIABLE}=1 to see where)"
+        )
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        text = f"{exc.filename}: {exc.strerror}"
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(text.split())
 
 
 def _error(message: str) -> int:
@@ -355,9 +390,10 @@ def _render(args: argparse.Namespace) -> int:
             return _error("give the picture's file name with --out FILE.png (or .svg, .pdf)")
         if args.formats:
             return _error("--format goes with --all; the suffix of --out names the format")
-        from kfdviz.figure.export import format_of
+        from kfdviz.figure.export import check_size, format_of
 
         format_of(args.out)
+        check_size(args.size, args.dpi)  # before fitting: --dpi inf, --dpi 0, --size 1x1
         if args.session:
             from kfdviz.session import load_session
 
@@ -399,11 +435,20 @@ def _render(args: argparse.Namespace) -> int:
         failed = [r for r in computed.results if isinstance(r, str)]
         for message in failed:
             print(f"kfdviz: warning: a panel could not be fitted: {message}", file=sys.stderr)
+        sweep = computed.sweep
+        if sweep is not None:
+            for message in sweep.failures:
+                print(f"kfdviz: warning: a sweep fit failed: {message}", file=sys.stderr)
+            n_fits = len(sweep.values) * len(sweep.sweep.curves)
+            if sweep.failures and len(sweep.failures) >= n_fits:
+                return _error("every fit of the sweep failed; the picture shows no curve")
+        if computed.results and len(failed) == len(computed.results):
+            return _error("no panel could be fitted; the picture shows why in each panel")
         return 0
     except SessionError as exc:
         return _error(str(exc))
     except (ValueError, OSError) as exc:
-        return _error(str(exc))
+        return _error(_one_line(exc))
 
 
 # ---------------------------------------------------------------------------------------------

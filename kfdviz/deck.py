@@ -10,9 +10,10 @@ The default deck is the papers' figures in the order of the project's figure tab
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from . import atomic_file
+from .regular_file import NotRegularFile, TooLarge, read_regular
 
 FORMAT_NAME = "kfdviz-deck"
 FORMAT_VERSION = 1
@@ -83,6 +84,8 @@ def loads_deck(text: str | bytes, *, path=None) -> list[str]:
         document = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise DeckError(f"{where}not a deck file (not JSON: {exc})") from None
+    except RecursionError:
+        raise DeckError(f"{where}not a deck file (JSON nested too deeply)") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise DeckError(f"{where}not a kfdviz deck file")
     version = document.get("format_version")
@@ -101,23 +104,21 @@ def save_deck(path, names, title: str = "") -> Path:
     path = Path(path)
     text = dumps_deck(names, title)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_file.write_text(path, text)
     return path
 
 
 def load_deck(path) -> list[str]:
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise DeckError(f"{path.name}: too large for a deck file")
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_BYTES)
+    except TooLarge:
+        raise DeckError(
+            f"{path.name}: too large for a deck file (at most {MAX_BYTES // 1024} KiB)"
+        ) from None
+    except NotRegularFile as exc:
+        what = str(exc).rsplit(" is ", 1)[-1]
+        raise DeckError(f"{path.name}: is {what}, not a deck file") from None
     except OSError as exc:
         raise DeckError(f"{path.name}: {exc.strerror or exc}") from None
     return loads_deck(raw, path=path)

@@ -7,19 +7,30 @@ algorithm with all its parameters, the measured errors and sparsity, the view se
 JSON file beside the CSV (``NAME.json``), and into the NPZ as the string ``params_json``. NPZ files
 hold plain numeric and string arrays only: ``numpy.load(path)`` opens them without pickle.
 
+Every file is written through :mod:`kfdviz.atomic_file`: a failed export leaves the previous one
+whole. ``NAME.json`` is replaced only when it is a parameters file of an earlier export (its
+``"format"`` says so): a JSON file of the user's own that happens to share the name is never
+overwritten; the export is refused with the reason instead.
+
 A sweep (curve over a parameter) exports its table instead: one row per parameter value.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from pathlib import Path
 
 import numpy as np
 
+from . import atomic_file
+
 FORMATS = ("csv", "npz")
+# The "format" of the parameters file written beside a CSV; marks it as replaceable by the next
+# export to the same name.
+PARAMETERS_FORMAT = "kfdviz-export-parameters"
 
 
 _GREEK = str.maketrans({"σ": "sigma", "μ": "mu", "ν": "nu", "ε": "eps", "ℓ": "l", "²": "2"})
@@ -103,6 +114,7 @@ def parameters(computed) -> dict:
             )
         panels.append(entry)
     out = {
+        "format": PARAMETERS_FORMAT,
         "kfdviz_version": __version__,
         "preset": state.preset,
         "title": state.title,
@@ -171,20 +183,56 @@ def _format_cell(v) -> str:
     return str(v)
 
 
-def export_csv(computed, path) -> tuple[Path, Path]:
-    """Write NAME.csv (points, or the sweep's table) and NAME.json (parameters)."""
+def parameters_path(path) -> Path:
+    """Where the parameters of a CSV export go: NAME.json beside NAME.csv."""
     path = Path(path)
+    return path.with_name(f"{path.stem}.json")
+
+
+def _is_parameters_file(path: Path) -> bool:
+    """Whether ``path`` is missing or is a parameters file an earlier export wrote."""
+    from .regular_file import read_regular
+
+    if not path.exists() and not path.is_symlink():
+        return True
+    try:
+        document = json.loads(read_regular(path, 64 << 20))
+    except (OSError, ValueError, RecursionError):
+        return False
+    if not isinstance(document, dict):
+        return False
+    if document.get("format") == PARAMETERS_FORMAT:
+        return True
+    # exports made before the parameters carried their format
+    return {"kfdviz_version", "data", "panels", "layout"} <= set(document)
+
+
+def export_csv(computed, path) -> tuple[Path, Path]:
+    """Write NAME.csv (points, or the sweep's table) and NAME.json (parameters), atomically.
+
+    Raises FileExistsError, without writing anything, when NAME.json exists and is not the
+    parameters file of an earlier export.
+    """
+    path = Path(path)
+    meta = parameters_path(path)
+    if atomic_file.resolve_target(meta) == atomic_file.resolve_target(path):
+        raise ValueError(f"{path.name}: the data and their parameters would be the same file")
+    if not _is_parameters_file(meta):
+        raise FileExistsError(
+            f"{meta.name} exists and is not the parameters file of a kfdviz export, so it is "
+            f"not replaced by the parameters of {path.name}; move it, or export under another "
+            "name"
+        )
     header, rows = sweep_table(computed) if computed.sweep is not None else point_table(computed)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(header)
-        for row in rows:
-            writer.writerow([_format_cell(v) for v in row])
-    meta = path.with_suffix(".json")
-    meta.write_text(
-        json.dumps(parameters(computed), indent=1, ensure_ascii=False, allow_nan=False),
-        encoding="utf-8",
-    )
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_format_cell(v) for v in row])
+    params = json.dumps(parameters(computed), indent=1, ensure_ascii=False, allow_nan=False)
+    # Both contents are ready before either file is touched; each file is replaced atomically.
+    atomic_file.write_text(path, text.getvalue())
+    atomic_file.write_text(meta, params)
     return path, meta
 
 
@@ -227,7 +275,7 @@ def export_npz(computed, path) -> Path:
         if r.curve is not None:
             arrays[f"{name}_curve_x"] = r.curve.x
             arrays[f"{name}_curve_y"] = r.curve.y
-    with open(path, "wb") as f:
+    with atomic_file.atomic_write(path) as f:
         np.savez_compressed(f, **arrays)
     return path
 
@@ -242,4 +290,13 @@ def export_data(computed, path):
     raise ValueError(f"data export writes .csv or .npz, not {Path(path).name!r}")
 
 
-__all__ = ["FORMATS", "export_csv", "export_data", "export_npz", "parameters", "point_table"]
+__all__ = [
+    "FORMATS",
+    "PARAMETERS_FORMAT",
+    "export_csv",
+    "export_data",
+    "export_npz",
+    "parameters",
+    "parameters_path",
+    "point_table",
+]

@@ -24,8 +24,12 @@ class Computed:
 
 
 def compute(state: SessionState, *, cancel=None, progress: Callable | None = None) -> Computed:
-    """Every panel's FitResult (or failure message), or the sweep's curves, for ``state``."""
-    from .pipeline import FitError, run_fit
+    """Every panel's FitResult (or failure message), or the sweep's curves, for ``state``.
+
+    A panel that fails, for whatever reason, gets its failure message and the other panels are
+    still fitted: one bad panel of a comparison does not cost the others. Only a cancel stops it.
+    """
+    from .pipeline import FitCancelled, FitError, run_fit
 
     if state.sweep is not None:
         from .sweep import Sweep, run_sweep
@@ -39,9 +43,19 @@ def compute(state: SessionState, *, cancel=None, progress: Callable | None = Non
     for request in fit_requests(state):
         try:
             results.append(run_fit(request, cancel=cancel, progress=progress))
+        except FitCancelled:
+            raise
         except FitError as exc:
             results.append(exc.message)
+        except Exception as exc:  # any failure is this panel's, shown in its place
+            results.append(failure_message(exc))
     return Computed(state, results)
+
+
+def failure_message(exc: BaseException) -> str:
+    """What to show in place of a panel whose fit raised ``exc``."""
+    text = str(exc).strip() or type(exc).__name__
+    return f"the fit failed ({type(exc).__name__}): {text}"
 
 
 def figure_plan(computed: Computed):
@@ -158,6 +172,7 @@ def render_all(
 __all__ = [
     "Computed",
     "compute",
+    "failure_message",
     "figure_plan",
     "render_all",
     "render_preset",

@@ -25,8 +25,9 @@ loader never unpickles or evaluates anything, so a file from a stranger cannot r
 
 Reading is all-or-nothing: :func:`load_session` either returns a complete, checked
 :class:`SessionState` or raises :class:`SessionError` naming the file and what is wrong, without
-side effects. :func:`save_session` writes to a temporary file and renames it over the target, so
-a failed save never damages an existing session.
+side effects. Every number and size in the file is checked against the documented ranges of
+:mod:`kfdviz.session_schema` before an array is decoded or a grid allocated. :func:`save_session`
+writes through :mod:`kfdviz.atomic_file`, so a failed save never damages an existing session.
 """
 
 from __future__ import annotations
@@ -36,14 +37,17 @@ import binascii
 import hashlib
 import json
 import math
-import os
-import tempfile
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from . import atomic_file, session_schema
+from .regular_file import NotRegularFile, TooLarge, read_regular
+from .session_schema import FieldError
 
 FORMAT_NAME = "kfdviz-session"
 FORMAT_VERSION = 1
@@ -246,22 +250,9 @@ def save_session(path, state: SessionState) -> Path:
         raise SessionError(path, f"not saved: {exc.reason}") from None
     except (TypeError, ValueError) as exc:
         raise SessionError(path, f"not saved: {exc}") from None
-    folder = path.parent if str(path.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        atomic_file.write_text(path, text)
     except OSError as exc:
-        raise SessionError(path, f"cannot write in {folder}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise SessionError(path, f"could not be written: {exc.strerror or exc}") from None
     return path
 
@@ -353,16 +344,18 @@ def load_session(path) -> SessionState:
     """Read and check a session file; :class:`SessionError` (nothing else) when it is unusable."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise SessionError(path, f"is {size / 2**20:.0f} MiB, too large for a session file")
-        raw = path.read_bytes()
-    except SessionError:
-        raise
+        raw = read_regular(path, MAX_BYTES)
+    except TooLarge as exc:
+        raise SessionError(
+            path,
+            f"is {exc.size / 2**20:.0f} MiB, too large for a session file (at most "
+            f"{MAX_BYTES / 2**20:.0f} MiB)",
+        ) from None
     except FileNotFoundError:
         raise SessionError(path, "no such file") from None
-    except IsADirectoryError:
-        raise SessionError(path, "is a folder, not a session file") from None
+    except NotRegularFile as exc:
+        what = str(exc).rsplit(" is ", 1)[-1]
+        raise SessionError(path, f"is {what}, not a session file") from None
     except OSError as exc:
         raise SessionError(path, f"cannot be read: {exc.strerror or exc}") from None
     return loads_session(raw, path=path)
@@ -400,12 +393,24 @@ def loads_session(raw: bytes | str, *, path=None) -> SessionState:
         ) from None
     except RecursionError:
         raise SessionError(path, "is not a kfdviz session (JSON nested too deeply)") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        if "integer string conversion" in str(exc):
+            raise SessionError(
+                path,
+                f"holds an integer of more than {sys.get_int_max_str_digits()} digits; allowed: "
+                f"integers up to {session_schema.MAX_INT} in size",
+            ) from None
+        raise SessionError(path, f"is not a kfdviz session (unreadable JSON: {exc})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise SessionError(path, 'is not a kfdviz session (no "format": "kfdviz-session")')
-    document = _migrate(document, path)
     try:
+        session_schema.check_structure(document, max_items=None)
+        document = _migrate(document, path)
+        session_schema.check_document(document)
         state = _from_document(document)
         check_state(state)
+    except FieldError as exc:
+        raise SessionError(path, str(exc)) from None
     except SessionError as exc:
         raise SessionError(path, exc.reason) from None
     return state
@@ -629,15 +634,24 @@ def check_state(state: SessionState) -> None:
             label = f"parameter {name!r}" if name else "parameters"
             raise SessionError(None, f"panels[{i}] ({spec.title}) {label}: {reason}")
         f = p.feature
-        if not (f in NAMED_FEATURES or (isinstance(f, int) and not isinstance(f, bool) and f >= 0)):
-            raise SessionError(None, f"panels[{i}].feature {f!r} is not a feature")
-    if state.sweep is not None:
-        from .sweep import Sweep
-
-        try:
-            Sweep.from_dict(state.sweep)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SessionError(None, f"the sweep is invalid: {exc}") from None
+        is_index = isinstance(f, int) and not isinstance(f, bool)
+        if not (
+            (isinstance(f, str) and f in NAMED_FEATURES)
+            or (is_index and 0 <= f <= session_schema.MAX_FEATURE)
+        ):
+            raise SessionError(
+                None,
+                f"panels[{i}].feature is {f!r}; allowed: {', '.join(NAMED_FEATURES)} or a "
+                f"column index from 0 to {session_schema.MAX_FEATURE}",
+            )
+    try:
+        session_schema.check_structure(state.view_settings, where="view_settings")
+        session_schema.check_view_settings(state.view_settings, len(state.panels))
+        if state.sweep is not None:
+            session_schema.check_structure(state.sweep, where="sweep")
+            session_schema.check_sweep(state.sweep)
+    except FieldError as exc:
+        raise SessionError(None, str(exc)) from None
     for key, value in state.view_settings.items():
         try:
             _plain_value(value, key)

@@ -130,7 +130,7 @@ def run_sweep(
     progress: Callable[[float, str], None] | None = None,
 ) -> SweepResult:
     """Fit every curve at every value of the swept parameter and measure the last step."""
-    from .pipeline import FitError, FitRequest, run_fit
+    from .pipeline import FitCancelled, FitError, FitRequest, run_fit
     from .pipeline.request import as_check
 
     check = as_check(cancel)
@@ -162,8 +162,17 @@ def run_sweep(
                         if result.embedding is None:
                             raise FitError(f"{result.title} gives no embedding to chain on")
                         data = np.asarray(result.embedding, dtype=float)
+            except FitCancelled:
+                raise
             except FitError as exc:
                 failures.append(f"{curve.label}, {sweep.param} = {value:g}: {exc.message}")
+                result = None
+            except Exception as exc:  # one failed fit is one missing point of a curve
+                reason = str(exc).strip() or type(exc).__name__
+                failures.append(
+                    f"{curve.label}, {sweep.param} = {value:g}: the fit failed "
+                    f"({type(exc).__name__}): {reason}"
+                )
                 result = None
             if result is not None:
                 row = out[curve.label]

@@ -57,6 +57,16 @@ def run(args: argparse.Namespace) -> int:
         print("kfdviz: error: --threads must be at least 1", file=sys.stderr)
         return 2
 
+    if args.output:
+        from ..atomic_file import check_writable
+
+        try:  # before the run, not after it: a long run's results must not be lost
+            check_writable(args.output)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            print(f"kfdviz: error: cannot write --output {args.output}: {reason}", file=sys.stderr)
+            return 2
+
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
@@ -73,7 +83,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     text = to_json(report)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+        from ..atomic_file import write_text
+
+        try:
+            write_text(args.output, text + "\n")
+        except OSError as exc:
+            print(text)  # the results, not lost with the file
+            reason = exc.strerror or str(exc)
+            print(f"kfdviz: error: cannot write --output {args.output}: {reason}", file=sys.stderr)
+            return 2
     print(text if args.json else format_report(report, markdown=args.markdown))
     return 0 if report.ok else 1

@@ -6,7 +6,8 @@ benchmark write -1/+1, label 1 is their +1 and label 0 their -1. Nothing here im
 
 - ``names()``, ``describe(name)``, ``make(name, *, seed=0, **params)``: the generators.
 - ``load_table(path, ...)`` -> :class:`LoadedData`, ``load(path, ...)`` -> (X, y),
-  ``save(path, X, y, roles=None)``: CSV/TSV, NPZ and svmlight files.
+  ``save(path, X, y, roles=None)``: CSV/TSV, NPZ and svmlight files; ``load_for_drawing`` the
+  same, checked for the drawing canvas (at most ``MAX_CLASSES`` classes).
 - ``load_ida(folder, name, realization)``: the IDA benchmark's train/test realizations.
 - :class:`DrawnDataset`: the editable point set behind the drawing canvas, with undo/redo.
 """
@@ -16,7 +17,7 @@ from . import paper_sets as _paper_sets  # noqa: F401
 from . import toys as _toys  # noqa: F401
 from .drawing import MAX_CLASSES, Change, DrawnDataset
 from .errors import DataFileError, DataFileNotFoundError
-from .files import FORMATS, LoadedData, load, load_table, save
+from .files import FORMATS, LoadedData, load, load_for_drawing, load_table, save
 from .ida import ida_names, ida_realizations, load_ida
 from .registry import describe, make, names
 
@@ -32,6 +33,7 @@ __all__ = [
     "ida_names",
     "ida_realizations",
     "load",
+    "load_for_drawing",
     "load_ida",
     "load_table",
     "make",

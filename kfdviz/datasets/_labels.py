@@ -24,6 +24,7 @@ import numpy as np
 from .errors import DataFileError
 
 _INTEGER = re.compile(r"[+-]?\d+\Z")
+_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 _MISSING = {"", "nan", "+nan", "-nan"}
 DEFAULT_CLASS_LIMIT = 256
 
@@ -72,7 +73,14 @@ def labels_from_text(
                 )
             return numbers, None, "regression"
     if all_integers:
-        y, names = _integer_classes(np.array([int(v) for v in values], dtype=np.int64), max_classes)
+        integers = [int(v) for v in values]
+        if all(_INT64_MIN <= v <= _INT64_MAX for v in integers):
+            y, names = _integer_classes(np.array(integers, dtype=np.int64), max_classes)
+        else:  # beyond int64: classes in increasing order of the (Python) integers
+            names_by_value = sorted(set(integers))
+            index = {v: k for k, v in enumerate(names_by_value)}
+            y = np.array([index[v] for v in integers], dtype=np.int64)
+            names = [str(v) for v in names_by_value]
     else:
         numbers = _all_numbers(values)
         if numbers is None:
@@ -139,6 +147,11 @@ def labels_from_array(
             names = [repr(float(v)) for v in distinct]
     elif task == "regression":
         return values.astype(np.float64), None, "regression"
+    elif values.dtype.kind == "u" and values.size and int(values.max()) > _INT64_MAX:
+        # uint64 beyond int64 would wrap to negative numbers: number the distinct values instead
+        distinct = np.unique(values)
+        y = np.searchsorted(distinct, values).astype(np.int64)
+        names = [str(int(v)) for v in distinct]
     else:
         y, names = _integer_classes(values.astype(np.int64), max_classes)
     check_class_count(y, names, min_classes, max_classes, column_text, path)

@@ -13,15 +13,17 @@ import csv
 import io
 import os
 import re
-import secrets
-import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from .. import atomic_file
+from ..regular_file import NotRegularFile, TooLarge, read_regular
 from ._labels import labels_from_array
+from .drawing import MAX_CLASSES
 from .errors import DataFileError, DataFileNotFoundError
+from .npz import NpzArchive
 from .table import ROLE_COLUMN, ROLES, read_table
 
 FORMATS = ("csv", "tsv", "npz", "svmlight")
@@ -39,8 +41,11 @@ _EXTENSIONS = {
     ".light": "svmlight",
 }
 _ALIASES = {"libsvm": "svmlight", "text": "csv", "table": "csv"}
-# A dense array bigger than this is refused even without a caller's limit.
-_DENSE_LIMIT_BYTES = 4 * 2**30
+# A file bigger than this is refused even without a caller's limit.
+_FILE_LIMIT_BYTES = 4 * 2**30
+# The arrays a file expands to (NPZ decompressed, svmlight made dense), without a caller's
+# max_bytes: a few bytes of svmlight ("1 300000000:1") or a small NPZ can describe gigabytes.
+_ARRAY_LIMIT_BYTES = 2**30
 
 
 @dataclass(frozen=True)
@@ -143,30 +148,35 @@ def load_table(
     text tables, default sniffed. task: "auto" (text labels and whole numbers are classes, other
     numbers regression targets), "classification" or "regression". min_classes/max_classes:
     require that many classes (and read labels as classes). max_points/max_bytes: refuse
-    bigger files with a message saying how big they are.
+    bigger files with a message saying how big they are. ``max_bytes`` also bounds the arrays a
+    file expands to (1 GiB without it): an NPZ's decompressed arrays, checked from each array's
+    header before it is decompressed, and an svmlight file's dense points. Paths that are not regular files (FIFOs, devices) are refused unopened.
     """
     max_points = _check_limit("max_points", max_points)
     max_bytes = _check_limit("max_bytes", max_bytes)
     for name, value in (("min_classes", min_classes), ("max_classes", max_classes)):
         _check_limit(name, value)
     p = Path(os.fspath(path))
-    if not p.exists():
+    limit = _FILE_LIMIT_BYTES if max_bytes is None else max_bytes
+    try:
+        data = read_regular(p, limit)
+    except FileNotFoundError:
         where = p.parent if str(p.parent) not in ("", ".") else Path(".")
-        raise DataFileNotFoundError(path, f"no such file (looked in {where})")
-    if p.is_dir():
-        raise DataFileError(path, "is a folder, not a data file")
-    size = p.stat().st_size
-    if max_bytes is not None and size > max_bytes:
+        raise DataFileNotFoundError(path, f"no such file (looked in {where})") from None
+    except NotRegularFile as exc:
+        what = str(exc).rsplit(" is ", 1)[-1]
+        raise DataFileError(path, f"is {what}, not a data file") from None
+    except TooLarge as exc:
         raise DataFileError(
             path,
-            f"the file is {_human_bytes(size)}, more than the limit of {_human_bytes(max_bytes)}; "
-            "train on a subset of its rows (save a smaller file) or raise the limit",
-        )
-    try:
-        data = p.read_bytes()
+            f"the file is {_human_bytes(exc.size)}, more than the limit of "
+            f"{_human_bytes(limit)}; train on a subset of its rows (save a smaller file) or "
+            "raise the limit",
+        ) from None
     except OSError as exc:
         raise DataFileError(path, f"cannot be read: {exc.strerror or exc}") from None
     fmt = format_of(p, format, data[:4096])
+    budget = _ARRAY_LIMIT_BYTES if max_bytes is None else max_bytes
     common = {"task": task, "min_classes": min_classes, "max_classes": max_classes}
     if fmt in ("csv", "tsv"):
         table = read_table(
@@ -181,8 +191,10 @@ def load_table(
         )
         return LoadedData(**vars(table), path=os.fspath(path))
     if fmt == "npz":
-        return _read_npz(path, data, label=label, max_points=max_points, **common)
-    return _read_svmlight(path, data, label=label, max_points=max_points, **common)
+        return _read_npz(path, data, label=label, max_points=max_points, max_bytes=budget, **common)
+    return _read_svmlight(
+        path, data, label=label, max_points=max_points, max_bytes=budget, **common
+    )
 
 
 def load(
@@ -193,32 +205,80 @@ def load(
     return loaded.X, loaded.y
 
 
+def load_for_drawing(path, *, max_classes: int = MAX_CLASSES, **options) -> LoadedData:
+    """A data file as the drawing canvas takes it: at most ``max_classes`` classes, 0..k-1.
+
+    Class labels beyond the canvas's range (but no more classes than it holds) are renumbered
+    in increasing order, their names kept; more classes raise :class:`DataFileError` naming the
+    file, the label column, the count and the limit. Regression targets pass as they are. The
+    other options are :func:`load_table`'s.
+    """
+    max_classes = _check_limit("max_classes", max_classes, allow_none=False)
+    loaded = load_table(path, **options)
+    if loaded.task != "classification":
+        return loaded
+    present = np.unique(loaded.y)
+    if present.size > max_classes:
+        column = repr(loaded.label_name) if loaded.label_name else "the label column"
+        raise DataFileError(
+            path,
+            f"{column} has {present.size} classes; the drawing canvas holds at most "
+            f"{max_classes} (labels 1 to {max_classes}): merge classes, or use a file of "
+            f"{max_classes} classes or fewer",
+        )
+    if present.size and int(present.max()) >= max_classes:
+        names = loaded.class_names or [str(int(c)) for c in range(int(present.max()) + 1)]
+        return replace(
+            loaded,
+            y=np.searchsorted(present, loaded.y).astype(np.int64),
+            class_names=[names[int(c)] for c in present],
+        )
+    return loaded
+
+
 # --- NPZ ---------------------------------------------------------------------------------------
 
 
-def _read_npz(path, data: bytes, *, label, max_points, **label_options) -> LoadedData:
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
-        reason = str(exc) or type(exc).__name__
-        raise DataFileError(path, f"is not a readable .npz archive ({reason})") from None
-    listed = ", ".join(repr(n) for n in arrays) or "none"
-    if "X" not in arrays:
+def _read_npz(path, data: bytes, *, label, max_points, max_bytes, **label_options) -> LoadedData:
+    archive = NpzArchive(path, data, max_bytes)
+    listed = ", ".join(repr(n) for n in archive.names) or "none"
+    if "X" not in archive:
         raise DataFileError(path, f"has no array 'X' (the points); its arrays are: {listed}")
-    X = arrays["X"]
-    if X.dtype.kind not in "biuf" or X.ndim != 2:
+    shape, dtype = archive.header("X")
+    if dtype.kind not in "biuf" or len(shape) != 2:
         raise DataFileError(
             path,
-            f"array 'X' has shape {X.shape} and type {X.dtype}; expected numbers of shape "
+            f"array 'X' has shape {shape} and type {dtype}; expected numbers of shape "
             "(n_points, n_features)",
         )
-    n = X.shape[0]
-    if n == 0 or X.shape[1] == 0:
-        raise DataFileError(path, f"array 'X' is empty (shape {X.shape})")
+    n = shape[0]
+    if n == 0 or shape[1] == 0:
+        raise DataFileError(path, f"array 'X' is empty (shape {shape})")
     if max_points is not None and n > max_points:
         raise DataFileError(path, _too_many_points(n, max_points))
-    X = X.astype(np.float64, copy=True)
+    label_key = "y" if label is None else label
+    if label_key is not False:
+        if not isinstance(label_key, str) or label_key not in archive:
+            raise DataFileError(path, f"has no label array {label_key!r}; its arrays are: {listed}")
+        label_shape, _ = archive.header(label_key)
+        if label_shape != (n,):
+            raise DataFileError(
+                path,
+                f"array {label_key!r} has shape {label_shape}; expected ({n},), one label per "
+                "row of 'X'",
+            )
+    for name, expected in (("roles", (n,)), ("feature_names", (shape[1],))):
+        if name in archive and archive.header(name)[0] != expected:
+            raise DataFileError(
+                path,
+                f"array {name!r} has shape {archive.header(name)[0]}; expected {expected}",
+            )
+    arrays = {
+        name: archive.read(name)
+        for name in ("X", label_key, "roles", "feature_names", "label_name", "class_names")
+        if isinstance(name, str) and name in archive
+    }
+    X = arrays["X"].astype(np.float64, copy=True)
     finite = np.isfinite(X)
     if not finite.all():
         r, c = np.argwhere(~finite)[0]
@@ -228,19 +288,10 @@ def _read_npz(path, data: bytes, *, label, max_points, **label_options) -> Loade
             "or infinite values are not supported",
         )
 
-    label_key = "y" if label is None else label
     if label_key is False:
         y, class_names, task = np.zeros(n, dtype=np.int64), ["0"], "classification"
     else:
-        if not isinstance(label_key, str) or label_key not in arrays:
-            raise DataFileError(path, f"has no label array {label_key!r}; its arrays are: {listed}")
         raw = arrays[label_key]
-        if raw.shape != (n,):
-            raise DataFileError(
-                path,
-                f"array {label_key!r} has shape {raw.shape}; expected ({n},), one label per "
-                "row of 'X'",
-            )
 
         def complain(row: int, message: str) -> DataFileError:
             return DataFileError(path, f"array {label_key!r}, row {row + 1}: {message}")
@@ -281,7 +332,14 @@ def _read_npz(path, data: bytes, *, label, max_points, **label_options) -> Loade
             feature_names = stored
     label_name = None
     if "label_name" in arrays:
-        label_name = str(np.asarray(arrays["label_name"]).ravel()[0])
+        stored = arrays["label_name"]
+        if stored.size != 1 or stored.dtype.kind not in "US":
+            raise DataFileError(
+                path,
+                f"array 'label_name' has shape {stored.shape} and type {stored.dtype}; expected "
+                "one text: the label column's name",
+            )
+        label_name = str(stored.ravel()[0])
     return LoadedData(X, y, roles, feature_names, label_name, class_names, task, os.fspath(path))
 
 
@@ -321,7 +379,9 @@ def _locate_svmlight_error(text: str) -> tuple[int, str] | None:
     return None
 
 
-def _read_svmlight(path, data: bytes, *, label, max_points, **label_options) -> LoadedData:
+def _read_svmlight(
+    path, data: bytes, *, label, max_points, max_bytes, **label_options
+) -> LoadedData:
     from sklearn.datasets import load_svmlight_file
 
     if label not in (None, False):
@@ -341,11 +401,12 @@ def _read_svmlight(path, data: bytes, *, label, max_points, **label_options) -> 
         raise DataFileError(path, _too_many_points(n, max_points))
     if d == 0:
         raise DataFileError(path, "has no features: every line holds only a label")
-    if n * d * 8 > _DENSE_LIMIT_BYTES:
+    if n * d * 8 > max_bytes:
         raise DataFileError(
             path,
             f"{n:,} points x {d:,} features would take {_human_bytes(n * d * 8)} as a dense "
-            "array; kfdviz works on dense data: train on a subset of the rows or the features",
+            f"array, more than the limit of {_human_bytes(max_bytes)}; kfdviz works on dense "
+            "data: train on a subset of the rows or the features, or raise the limit",
         )
     X = X_sparse.toarray()
     finite = np.isfinite(X)
@@ -421,7 +482,8 @@ def save(
     and a ``role`` column when ``roles`` are given. Floats are written in Python's shortest
     round-trip form, so loading gives back exactly the same numbers. NPZ holds arrays X, y,
     roles (if given), feature_names, label_name and class_names (if given). The file is written
-    to a temporary name first and then moved into place. The inputs are not modified.
+    through :mod:`kfdviz.atomic_file` (a failed save keeps the old file). The inputs are not
+    modified.
     """
     X, y, roles = _checked_for_saving(X, y, roles)
     fmt = format_of(path, format)
@@ -440,30 +502,21 @@ def save(
     if ROLE_COLUMN in lowered[: d + 1]:
         raise ValueError(f"{ROLE_COLUMN!r} is reserved for the role column")
 
-    target = Path(os.fspath(path))
-    # A fresh name beside the target (same file system, so the final rename is atomic), opened
-    # exclusively; unlike tempfile's files it gets the usual permissions.
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
-    try:
-        with open(temporary, "xb") as handle:
-            if fmt == "npz":
-                arrays = {
-                    "X": X,
-                    "y": y,
-                    "feature_names": np.array(names),
-                    "label_name": np.array(label_name),
-                }
-                if roles is not None:
-                    arrays["roles"] = roles
-                if class_names is not None:
-                    arrays["class_names"] = np.array([str(c) for c in class_names])
-                np.savez(handle, **arrays)
-            else:
-                _write_csv(handle, X, y, roles, header, "\t" if fmt == "tsv" else ",")
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    with atomic_file.atomic_write(os.fspath(path)) as handle:
+        if fmt == "npz":
+            arrays = {
+                "X": X,
+                "y": y,
+                "feature_names": np.array(names),
+                "label_name": np.array(label_name),
+            }
+            if roles is not None:
+                arrays["roles"] = roles
+            if class_names is not None:
+                arrays["class_names"] = np.array([str(c) for c in class_names])
+            np.savez(handle, **arrays)
+        else:
+            _write_csv(handle, X, y, roles, header, "\t" if fmt == "tsv" else ",")
 
 
 def _write_csv(handle, X, y, roles, header, delimiter) -> None:
@@ -481,4 +534,4 @@ def _write_csv(handle, X, y, roles, header, delimiter) -> None:
     text.detach()
 
 
-__all__ = ["FORMATS", "LoadedData", "format_of", "load", "load_table", "save"]
+__all__ = ["FORMATS", "LoadedData", "format_of", "load", "load_for_drawing", "load_table", "save"]

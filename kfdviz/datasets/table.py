@@ -112,6 +112,12 @@ def _resolve_label(label, names: list[str] | None, n_columns: int, role_col: int
         return None
     if label is None:
         candidates = [i for i in range(n_columns) if i != role_col]
+        if not candidates:
+            raise DataFileError(
+                path,
+                "has only a role column: expected one or more columns of numbers (the features) "
+                "and a label column beside it",
+            )
         return candidates[-1]
     if isinstance(label, bool):
         raise ValueError(

@@ -53,6 +53,8 @@ def default_size(plan: FigurePlan, dpi=None, width: int | None = None) -> tuple[
 
 def check_size(size, dpi, plan: FigurePlan | None = None) -> tuple[int, int, float]:
     dpi = DEFAULT_DPI if dpi is None else float(dpi)
+    if not 24 <= dpi <= MAX_DPI:  # also NaN; checked first, as the default size follows it
+        raise ValueError(f"the resolution must be between 24 and {MAX_DPI:g} dpi, got {dpi:g}")
     if size is None:
         size = DEFAULT_SIZE if plan is None else default_size(plan, dpi)
     width, height = int(size[0]), int(size[1])
@@ -60,8 +62,6 @@ def check_size(size, dpi, plan: FigurePlan | None = None) -> tuple[int, int, flo
         raise ValueError(
             f"the size must be between 16 and {MAX_PIXELS} pixels a side, got {width}x{height}"
         )
-    if not 24 <= dpi <= MAX_DPI:
-        raise ValueError(f"the resolution must be between 24 and {MAX_DPI:g} dpi, got {dpi:g}")
     return width, height, dpi
 
 
@@ -166,9 +166,13 @@ def save_pdf(plan: FigurePlan, path, size=None, dpi=None):
 
 def save_figure(plan: FigurePlan, path, size=None, dpi=None):
     """Write ``plan`` to ``path`` in the format its suffix names (.png, .svg, .pdf)."""
+    from ..atomic_file import atomic_path
+
     fmt = format_of(path)
+    check_size(size, dpi)  # before anything is created
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return {"png": save_png, "svg": save_svg, "pdf": save_pdf}[fmt](plan, path, size, dpi)
+    with atomic_path(path) as temporary:  # a failed or killed save keeps the old figure
+        return {"png": save_png, "svg": save_svg, "pdf": save_pdf}[fmt](plan, temporary, size, dpi)
 
 
 __all__ = [

@@ -58,8 +58,14 @@ def grid_axes(
     The grid points are the centres of equal cells tiling the box exactly, so an image of the
     values whose rectangle is ``box`` puts every value under the point it was computed at.
     """
+    if isinstance(resolution, bool) or int(resolution) != resolution or resolution < 2:
+        raise ValueError(
+            f"the grid resolution must be a whole number of at least 2, not {resolution!r}"
+        )
     x0, x1, y0, y1 = box
     w, h = x1 - x0, y1 - y0
+    if not (np.isfinite(w) and np.isfinite(h) and w > 0 and h > 0):
+        raise ValueError(f"the grid box must have a finite, positive width and height, not {box}")
     if w >= h:
         nx = int(resolution)
         ny = int(max(8, round(resolution * h / w)))
@@ -197,6 +203,10 @@ def output_histograms(
     include: float | None = None,
 ) -> Histograms:
     """Histograms of ``outputs`` per class and role over one set of bins for all points."""
+    if isinstance(bins, bool) or int(bins) != bins or bins < 1:
+        raise ValueError(
+            f"the number of histogram bins must be a whole number of at least 1, not {bins!r}"
+        )
     z = np.asarray(outputs, dtype=float)
     finite = np.isfinite(z)
     if not finite.any():

@@ -383,7 +383,9 @@ register(
         data=DataSpec("cuboids", {"n_samples": 600}, seed=0),
         panels=(
             PanelSpec(
-                "koc", {"kernel": "poly", "degree": 4, "coef0": 1.0}, title="KOC, (x·y + 1)⁴"
+                "koc",
+                {"kernel": "poly", "degree": 4, "coef0": 1.0},
+                title="KOC, polynomial of degree 4",
             ),
             PanelSpec("koc", {"kernel": "rbf", "width": 5.0}, title="KOC, Gaussian σ = 5"),
             PanelSpec("koc", {"kernel": "rbf", "width": 0.05}, title="KOC, Gaussian σ = 0.05"),

@@ -35,7 +35,7 @@ FONT_FAMILIES = ["DejaVu Sans", "Helvetica", "Arial", "sans-serif"]
 LEFT_PT = 38.0
 BOTTOM_PT = 30.0
 TOP_PT = 4.0
-COLORBAR_PT = 46.0
+COLORBAR_PT = 56.0
 HEADER_PT = {"title": 10.5, "line": 8.0}
 
 
@@ -582,10 +582,9 @@ def _paint_input(
 
     n_paths = 0
     span = abs(hi - lo)
+    level_labels = []
     if settings.get("show_contours", True):
         qp.setBrush(Qt.BrushStyle.NoBrush)
-        label_font = c.font(6.5)
-        labels = []
         for line in grid.contours:
             if grid.boundary is not None and grid.diverging and line.level == 0.0:
                 continue  # the boundary itself is drawn thicker
@@ -596,20 +595,7 @@ def _paint_input(
             qp.drawPath(c.polyline_path(u, v))
             n_paths += 1
             if line.label_at is not None:
-                labels.append((line.label_at, _format_level(line.level, span)))
-        placed: list[QRectF] = []
-        for (lx, ly), text in labels:
-            u, v = t.px(lx, ly)
-            w = c.text_width(text, label_font) + c.pt(3)
-            h = c.text_height(label_font)
-            box = QRectF(float(u) - w / 2, float(v) - h / 2, w, h)
-            if not rect.contains(box) or any(box.intersects(o) for o in placed):
-                continue  # a label would hide another one, or stick out of the plot
-            placed.append(box)
-            qp.setPen(Qt.PenStyle.NoPen)
-            qp.setBrush(QBrush(c.color(theme.background, 0.6)))
-            qp.drawRect(box)
-            c.text(float(u), float(v), text, label_font, align="center", valign="center")
+                level_labels.append((line.label_at, _format_level(line.level, span)))
     b = grid.boundary
     boundary_drawn = False
     if settings.get("show_boundary", True) and b is not None and b.path.shape[0]:
@@ -647,11 +633,47 @@ def _paint_input(
         _points(c, t, r.X, labels, r.classes, np.asarray(r.test_mask), size_pt=size)
 
     _paint_expansion(c, t, r, settings)
+    if settings.get("show_contours", True):
+        _paint_level_labels(c, t, rect, level_labels)  # after the points, which would hide them
     _paint_axes(c, t, "x₁", "x₂")
     if show_bar:
         marked = grid.diverging or r.kind == "novelty"
-        _paint_colorbar(c, rect, lo, hi, lut, r.threshold if marked else None)
+        _paint_colorbar(c, rect, lo, hi, lut, r.threshold if marked else None, _bar_label(r))
     return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn)
+
+
+def _paint_level_labels(c: _Canvas, t: Transform, rect: QRectF, labels) -> None:
+    """Each level's value on a light box at its line, skipping any that would overlap."""
+    qp = c.qp
+    label_font = c.font(6.5)
+    placed: list[QRectF] = []
+    for (lx, ly), text in labels:
+        u, v = t.px(lx, ly)
+        w = c.text_width(text, label_font) + c.pt(3)
+        h = c.text_height(label_font)
+        box = QRectF(float(u) - w / 2, float(v) - h / 2, w, h)
+        if not rect.contains(box) or any(box.intersects(o) for o in placed):
+            continue  # a label would hide another one, or stick out of the plot
+        placed.append(box)
+        qp.setPen(Qt.PenStyle.NoPen)
+        qp.setBrush(QBrush(c.color(c.theme.background, 0.7)))
+        qp.drawRect(box)
+        c.text(float(u), float(v), text, label_font, align="center", valign="center")
+
+
+def _bar_label(r) -> str:
+    """What the colour bar measures, in a few words."""
+    if r.algorithm == "novelty" and r.feature == "decision":
+        return "−reconstruction error, shifted (0: boundary)"
+    if r.kind == "novelty" and r.feature == "decision":
+        return "decision value (0: boundary)"
+    if r.feature == "decision":
+        return "decision value"
+    if r.feature == "score":
+        return "novelty score"
+    if isinstance(r.feature, int | np.integer):
+        return f"feature {int(r.feature) + 1}"
+    return ""
 
 
 def _paint_expansion(c: _Canvas, t: Transform, r, settings: dict) -> None:
@@ -678,7 +700,7 @@ def _paint_expansion(c: _Canvas, t: Transform, r, settings: dict) -> None:
 
 
 def _paint_colorbar(
-    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold
+    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold, label: str = ""
 ) -> None:
     qp, theme = c.qp, c.theme
     bar = QRectF(rect.right() + c.pt(8), rect.top(), c.pt(9), rect.height())
@@ -708,6 +730,17 @@ def _paint_colorbar(
             valign="center",
         )
     qp.drawPath(path)
+    if label:
+        label_font = c.font(6.5)
+        c.text(
+            rect.right() + c.pt(COLORBAR_PT - 2),
+            rect.center().y(),
+            c.elide(label, label_font, rect.height()),
+            label_font,
+            align="center",
+            valign="bottom",
+            rotate=-90.0,
+        )
     if threshold is not None and lo < threshold < hi:
         v = bar.bottom() - (threshold - lo) / (hi - lo) * bar.height()
         qp.setPen(c.pen(theme.boundary, 1.6))

@@ -598,7 +598,9 @@ class _Builder:
             E = exp.select(np.arange(k)).evaluate(self.r.X, check_cancel=self.check)
         else:
             E = np.atleast_2d(np.asarray(self.est.transform(self.r.X), dtype=float))[:, :k]
-        short = {"Kernel Orthogonal Centroid": "KOC"}.get(self.spec.title, self.spec.title)
+        short = {"Kernel Orthogonal Centroid": "KOC", "Rank-k SVD": "SVD"}.get(
+            self.spec.title, self.spec.title
+        )
         return E, tuple(f"{short} {j + 1}" for j in range(k))
 
     def points3d(self):

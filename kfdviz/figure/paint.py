@@ -664,7 +664,7 @@ def _paint_level_labels(c: _Canvas, t: Transform, rect: QRectF, labels) -> None:
 def _bar_label(r) -> str:
     """What the colour bar measures, in a few words."""
     if r.algorithm == "novelty" and r.feature == "decision":
-        return "−reconstruction error, shifted (0: boundary)"
+        return "−reconstruction error (shifted)"
     if r.kind == "novelty" and r.feature == "decision":
         return "decision value (0: boundary)"
     if r.feature == "decision":

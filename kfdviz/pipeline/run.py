@@ -25,6 +25,10 @@ from .geometry import (
     grid_axes,
     label_boundaries,
     output_histograms,
+    pack_lines,
+    refine_level_set,
+    resolution_for_scale,
+    split_pieces,
 )
 from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
 from .result import FitResult, GridPicture, RegressionCurve, Tangents
@@ -537,7 +541,7 @@ class _Builder:
     def picture(self, feature, outputs, decision, threshold) -> GridPicture:
         r = self.r
         box = tuple(r.grid.box) if r.grid.box is not None else data_box(r.X, r.grid.padding)
-        xs, ys = grid_axes(box, r.grid.resolution)
+        xs, ys = grid_axes(box, resolution_for_scale(box, r.grid.resolution, self.length_scale()))
         values = self.grid_values(feature, xs, ys, (0.45, 0.7))
         self.check()
         self.report(0.72, "Contours")
@@ -573,6 +577,23 @@ class _Builder:
                 # of the levels (the same lines), else traced now.
                 zero = [c for c in lines if c.level == 0.0]
                 boundary = zero[0] if zero else contour_lines(xs, ys, values, [0.0])[0]
+                # Regions smaller than a cell (a narrow kernel's islands) traced on finer blocks.
+                pieces = split_pieces(boundary)
+                refined = refine_level_set(
+                    xs,
+                    ys,
+                    values,
+                    pieces,
+                    r.X,
+                    decision,
+                    0.0,
+                    lambda P: self.values_at("decision", P),
+                    scale=self.length_scale(),
+                )
+                if len(refined) != len(pieces) or any(
+                    a is not b for a, b in zip(refined, pieces, strict=True)
+                ):
+                    boundary = pack_lines(0.0, refined)
             else:
                 dec_values = self.grid_values("decision", xs, ys, (0.75, 0.8))
                 boundary = contour_lines(xs, ys, dec_values, [0.0])[0]
@@ -588,6 +609,13 @@ class _Builder:
             contours=contours,
             boundary=boundary,
         )
+
+    def length_scale(self) -> float | None:
+        """The Gaussian kernel's length scale sqrt(c), the size of its finest details."""
+        if self.params.get("kernel") != "rbf":
+            return None
+        width = self.params.get("width")
+        return float(np.sqrt(width)) if width is not None and width > 0 else None
 
     def embedding(self, n_feat: int):
         if n_feat == 0 or not hasattr(self.est, "transform") or self.spec.kind == "regressor":

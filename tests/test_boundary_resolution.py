@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from kfdviz.pipeline import FitRequest, run_fit
-from kfdviz.pipeline.request import GridSpec
 from kfdviz.pipeline.geometry import contour_lines, pack_lines, refine_level_set, split_pieces
+from kfdviz.pipeline.request import GridSpec
 
 
 def drawn_inside(xs, ys, values, boundary, points, level=0.0) -> np.ndarray:
@@ -82,7 +82,8 @@ def test_points_the_grid_already_shows_add_nothing():
     points = np.vstack([centres, outside])
     coarse = split_pieces(contour_lines(xs, ys, V, [0.0])[0])
     refined = refine_level_set(xs, ys, V, coarse, points, f(points), 0.0, f)
-    assert len(refined) == len(coarse) and all(a is b for a, b in zip(refined, coarse))
+    assert len(refined) == len(coarse)
+    assert all(a is b for a, b in zip(refined, coarse, strict=True))
 
 
 def test_a_hole_smaller_than_a_cell_is_traced_too():

@@ -229,6 +229,43 @@ register(
 )
 
 
+# -- TPAMI 2003, sec. 5.1: invariant KFD -----------------------------------------------------------
+_INVARIANT = {"kernel": "rbf", "width": 0.5, "mu": 1e-3, "threshold": "prior"}
+
+register(
+    PaperPreset(
+        name="invariant-kfd",
+        title="KFD with a rotation invariance versus plain KFD (Mika et al., TPAMI 2003, sec. 5.1)",
+        description=(
+            "Two classes that differ by radius only: 40 points on a circle of radius 1 and one "
+            "of radius 0.5 (noise 0.1), few enough that the sample alone does not show the "
+            "symmetry. Left: the plain KFD with the regularized within-class scatter N + μI "
+            "(eq. 11), μ = 1e-3 as in the paper's experiment. Right: the same KFD with λ times "
+            "the tangent covariance (eq. 3) of rotated points (about the data's mean, step "
+            "t = 0.05) added to N, the paper's invariant KFD; the arrows are the tangents. Each "
+            "caption gives the median over the training points of |∇f·t| / |∇f·n|, how much the "
+            "discriminant changes along the rotation relative to across it: the invariant "
+            "KFD's level sets are circles. The paper shows this on USPS digits (translations, "
+            "rotation, line thickening; a table, no figure); the toy, the Gaussian "
+            "exp(−‖x−z‖²/c) with c = 0.5 and λ = 10 are the preset's choices."
+        ),
+        source="Mika, Rätsch, Weston, Schölkopf, Smola, Müller, IEEE TPAMI 25(5), 2003, sec. 5.1",
+        data=DataSpec("circles", {"n_samples": 40, "noise": 0.1, "factor": 0.5}, seed=0),
+        panels=(
+            PanelSpec("kfd", dict(_INVARIANT), feature="decision", title="Plain KFD"),
+            PanelSpec(
+                "kfd",
+                {**_INVARIANT, "tangents": ("rotation",), "tangent_weight": 10.0},
+                feature="decision",
+                title="Invariant KFD, N + λ·(rotation tangent covariance)",
+            ),
+        ),
+        layout="compare",
+        view_settings={"invariance": "rotation"},
+    )
+)
+
+
 # -- Hoffmann 2007: KPCA novelty detection -------------------------------------------------------------
 def _novelty(sigma: float, contamination: float, q: int = 40) -> dict:
     return {
@@ -402,16 +439,26 @@ register(
         name="koc-linear-svm",
         title="SVM in input space versus a linear SVM after KOC (Park & Park 2002, Fig. 3)",
         description=(
-            "The crossing cuboids, 600 training and 600 test points (drawn from the same "
-            "distribution). Test accuracy (left) and number of support vectors (right) against "
-            "the Gaussian width σ ∈ 10^−1 … 10^3 (half decades): an SVM with the Gaussian kernel "
-            "on the input (dashed) versus a linear SVM on the KOC embedding with the same σ "
-            "(solid). The best accuracies are alike; after KOC far fewer support vectors are "
-            "needed. "
+            "The crossing cuboids, 600 training and 600 test points drawn independently from "
+            "the same distribution, as in the paper. Test accuracy (left) and number of support "
+            "vectors (right) against the Gaussian width σ ∈ 10^−1 … 10^3 (half decades): a soft "
+            "margin SVM with the Gaussian kernel on the input (dashed) versus a linear soft "
+            "margin SVM on the KOC embedding with the same σ (solid). "
             + _PARK
-            + " The paper gives neither the σ range nor the SVMs' C: C = 100 for both; the "
-            "three-class SVMs are libsvm's one-versus-one (the paper chains two binary ones). "
-            "The panels are the two pipelines' first stages at σ = 1."
+            + " The paper gives neither the σ range nor the SVMs' C (it used svm^light). Both "
+            "use C = 100 here: with svm^light's default for the Gaussian kernel, C = 1, the "
+            "linear SVM after KOC needs about as many support vectors as the input-space SVM "
+            "(253 against 399 at σ = 1) and the paper's contrast is gone. For σ ≤ 30 the figure "
+            "shows the paper's finding: similar best accuracies (93.5 % against 93.0 %) with "
+            "several times fewer support vectors after KOC. It does not show the paper's "
+            "claim that KOC is less sensitive to σ: at σ ≥ 100 the wide Gaussian is nearly "
+            "linear on the cuboids, the 3-D KOC embedding approaches the linear centroid "
+            "projection, which cannot separate crossing cuboids, and its accuracy falls "
+            "(88 % at σ = 100, 58 % at 1000) while its support vectors grow past the "
+            "input-space SVM's. The paper's three-class SVM is a chain of two binary ones "
+            "(class 1 against the rest, then 2 against 3); here both are libsvm's one-versus-"
+            "one over three binary machines, which counts support vectors over three machines "
+            "instead of two. The panels are the two pipelines' first stages at σ = 1."
         ),
         source="C. Park, H. Park, 2002, Fig. 3",
         data=DataSpec("cuboids", {"n_samples": 1200}, seed=0, test_ratio=0.5, split_seed=0),

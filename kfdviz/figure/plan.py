@@ -155,6 +155,34 @@ def describe_measures(result, role: str | None = None) -> str:
     return " · ".join(parts)
 
 
+def invariance_ratio(result, name: str) -> float | None:
+    """How much the drawn feature changes along a transformation relative to across it.
+
+    At the training points, the median of |∇f·t| / |∇f·n| with t the unit tangent of the
+    transformation ``name`` (about the data's mean) and n its normal, the gradient taken on the
+    drawn grid. Near 0: the level sets follow the transformation; near 1 or above: they do not.
+    """
+    from ..core.tangents import data_spread, tangent_directions
+
+    g = result.grid
+    if g is None or result.X.shape[1] != 2:
+        return None
+    fy, fx = np.gradient(g.values, g.ys, g.xs)
+    X = result.X[~np.asarray(result.test_mask)]
+    D = tangent_directions(X, name, center=X.mean(axis=0), spread=data_spread(X))
+    norm = np.linalg.norm(D, axis=1)
+    keep = norm > 1e-9 * max(float(norm.max(initial=0.0)), 1e-300)
+    if not keep.any():
+        return None
+    t = D[keep] / norm[keep, None]
+    a = np.clip(np.searchsorted(g.xs, X[keep, 0]), 0, g.xs.size - 1)
+    b = np.clip(np.searchsorted(g.ys, X[keep, 1]), 0, g.ys.size - 1)
+    grad = np.column_stack([fx[b, a], fy[b, a]])
+    along = np.abs(np.sum(grad * t, axis=1))
+    across = np.abs(grad[:, 0] * -t[:, 1] + grad[:, 1] * t[:, 0])
+    return float(np.median(along / np.maximum(across, 1e-300)))
+
+
 def _grid_shape(n: int) -> tuple[int, int]:
     if n <= 3:
         return 1, max(n, 1)
@@ -207,6 +235,13 @@ def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
             elif state.view == "outputs" and r.histograms is not None:
                 panels.extend(_histogram_panels(r, title, caption))
             elif r.grid is not None and state.view != "embedding":
+                invariance = settings.get("invariance")
+                ratio = invariance_ratio(r, invariance) if invariance else None
+                if ratio is not None:
+                    name = TANGENT_NAMES.get(invariance, invariance)
+                    measures = " · ".join(
+                        m for m in (measures, f"change along {name} / across {ratio:.2g}") if m
+                    )
                 panels.append(PanelPlan("input", title, caption, measures, result=r))
             elif (
                 r.histograms is not None

@@ -22,6 +22,7 @@ MAX_BYTES = 1 << 20
 # The figure table's order (kfd-regression-noisy is the second half of its row).
 PAPER_ORDER = (
     "okpca-invariance",
+    "invariant-kfd",
     "kfd-vs-kpca",
     "output-distributions",
     "kfd-regression",

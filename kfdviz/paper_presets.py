@@ -187,10 +187,21 @@ register(
 )
 
 # -- TPAMI Table 1 / NIPS 2000 Table 2: sparsity on banana ---------------------------------------------
-# 5-fold CV on the 400 training points over c in {0.1, 0.316, 1, 3.16, 10}: KFD mu in 10^(-6 .. 0)
-# -> c = 0.316, mu = 0.1 (90.0 %); SVM C in 10^(-1 .. 3) -> c = 1, C = 1 (89.5 %); SKFD mu in
-# 10^(-4 .. 1) -> c = 3.16, mu = 0.01 (89.75 %); LSKFD mu in 10^(-4 .. 1) -> c = 0.316, mu = 1
-# (90.0 %).
+# The papers' protocol on the IDA banana files: stratified 5-fold CV (shuffled, seed 0) on each of
+# training realizations 1-5 (400 points), best mean accuracy, the median of the five choices of
+# each parameter. Width c in 10^(-1 .. 1) (half decades) for all; the KFD variants with the margin
+# LP threshold (TPAMI eq. 15, footnote 7). Choices (c, reg) per realization:
+#   SVM,   C in 10^(-1 .. 3):  (0.316, 3.16) (1, 1) (1, 0.316) (3.16, 100) (3.16, 316) -> c = 1, C = 3.16
+#   KFD,  mu in 10^(-4 .. 1):  (0.1, 1) (0.316, 0.01) (3.16, 1e-4) (3.16, 1e-4) (3.16, 1e-3)
+#                              -> c = 3.16, mu = 1e-3
+#   SKFD, mu in 10^(-3 .. 1):  (1, 0.01) (1, 1e-3) (3.16, 0.01) (3.16, 0.1) (3.16, 0.01)
+#                              -> c = 3.16, mu = 0.01
+#   LSKFD, mu in 10^(-3 .. 1): (1, 1e-3) (0.316, 0.01) on realizations 1 and 2 (the LP's grid is
+#                              slow; 3-5 not run) -> c = 1, mu = 1e-3, realization 1's choice
+_BANANA_SVM = {"kernel": "rbf", "width": 1.0, "C": 3.1622776601683795}
+_BANANA_SKFD = {"kernel": "rbf", "width": 3.1622776601683795, "mu": 0.01, "threshold": "margin-lp"}
+_BANANA_LSKFD = {"kernel": "rbf", "width": 1.0, "mu": 1e-3, "threshold": "margin-lp"}
+
 register(
     PaperPreset(
         name="kfd-sparsity",
@@ -198,36 +209,35 @@ register(
         description=(
             "400 points of the banana set; Gaussian kernel exp(−‖x−z‖²/c). Left to right: the "
             "SVM, sparse KFD (SKFD, ‖α‖₁ regularizer, TPAMI eq. 12) and linear sparse KFD "
-            "(LSKFD, ‖ξ‖₁ + μ‖α‖₁, eq. 14, a linear program); the circled points are the "
-            "expansion points (size ∝ |α|) and each panel states its fraction of zero "
-            "coefficients (paper on banana: SVM 78 %, SKFD 86 %, LSKFD 92 %; the plain KFD has "
-            "none, 0 %, and is left out because a comparison shows three panels). Parameters "
-            "chosen by 5-fold cross-validation on these points over c ∈ {0.1, 0.316, 1, 3.16, "
-            "10}: SVM C ∈ 10^−1 … 10^3 gave c = 1, C = 1; SKFD μ ∈ 10^−4 … 10 gave c = 3.16, "
-            "μ = 0.01; LSKFD μ ∈ 10^−4 … 10 gave c = 0.316, μ = 1 (the KFD's choice would be "
-            "c = 0.316, μ = 0.1). Here: SVM 61 %, SKFD 94 %, LSKFD 88 % zero coefficients; on "
-            "4900 fresh points all three err on about 11 % (paper 11.5, 11.2, 10.6 %)."
+            "(LSKFD, ‖ξ‖₁ + μ‖α‖₁, eq. 14, a linear program), both KFDs with the offset of the "
+            "margin LP (eq. 15), as the papers' tables; the circled points are the expansion "
+            "points (size ∝ |α|) and each caption states the fraction of zero coefficients "
+            "(paper on banana: SVM 78 %, SKFD 86 %, LSKFD 92 %). The plain KFD has none (0 %, "
+            "every training point expands it; c = 3.16, μ = 1e-3 by the same protocol); it is "
+            "left out because a comparison shows three panels. Parameters by the papers' "
+            "protocol on the IDA banana files: 5-fold cross-validation on each of the first "
+            "five training realizations, the median of the five choices: c over 10^−1 … 10^1 "
+            "(half decades); SVM C ∈ 10^−1 … 10^3 gave c = 1, C = 3.16; SKFD μ ∈ 10^−3 … 10 gave "
+            "c = 3.16, μ = 0.01; LSKFD μ ∈ 10^−3 … 10 chose c = 1, μ = 10^−3 and c = 0.316, μ = 0.01 on the first two realizations (the linear program's grid is slow; the other three were not run), and the preset takes c = 1, μ = 10^−3. Here (and on IDA "
+            "realizations 1–3 alike): SVM 68 %, SKFD 94 %, LSKFD 83 % zero "
+            "coefficients, and on 4900 fresh points test errors of 10.8, 11.2 and 12.1 % (paper "
+            "11.5, 11.2 and 10.6 %). The SVM keeps fewer zeros than the paper's and "
+            "SKFD and LSKFD come in the reverse order: the fractions move with μ, which the "
+            "cross-validation picks on a flat stretch of accuracy (the five realizations' "
+            "choices spread over one to two decades), and the papers give neither their μ nor "
+            "their solver's zero tolerance (their LSKFD was solved by column generation)."
         ),
         source="Mika et al., IEEE TPAMI 2003, Table 1; NIPS 13 (2001), Table 2",
         data=DataSpec("banana", {"n_samples": 400}, seed=0),
         panels=(
-            PanelSpec("svm", {"kernel": "rbf", "width": 1.0, "C": 1.0}, title="SVM"),
-            PanelSpec(
-                "kfd-sparse",
-                {"kernel": "rbf", "width": 3.1622776601683795, "mu": 0.01},
-                title="Sparse KFD (ℓ1)",
-            ),
-            PanelSpec(
-                "kfd-lp",
-                {"kernel": "rbf", "width": 0.31622776601683794, "mu": 1.0},
-                title="Linear sparse KFD (LP)",
-            ),
+            PanelSpec("svm", dict(_BANANA_SVM), title="SVM"),
+            PanelSpec("kfd-sparse", dict(_BANANA_SKFD), title="Sparse KFD (ℓ1)"),
+            PanelSpec("kfd-lp", dict(_BANANA_LSKFD), title="Linear sparse KFD (LP)"),
         ),
         layout="compare",
         view_settings={"show_expansion": True},
     )
 )
-
 
 # -- TPAMI 2003, sec. 5.1: invariant KFD -----------------------------------------------------------
 _INVARIANT = {"kernel": "rbf", "width": 0.5, "mu": 1e-3, "threshold": "prior"}

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .charts import Chart, Series, chart
 from .presets import DataSpec, PanelSpec, Preset, register
 from .sweep import Sweep, SweepCurve, SweepStep
 
@@ -185,6 +186,95 @@ register(
         with_svr=True,
     )
 )
+
+# -- NIPS 2001, Fig. 1: loss functions and densities ------------------------------------------------
+_EPSILON = 0.1  # the ε of the ε-insensitive loss in kfdviz's programs
+_HUBER = 1.0  # the width σ of Huber's quadratic part in kfdviz's programs
+
+
+def _loss_curves(xi: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each loss of NIPS 2001 Table 1 at ``xi`` and its density exp(−loss), normalized."""
+    losses = {
+        "Gaussian": "squared",
+        "Laplacian": "absolute",
+        "Huber": "huber",
+        "ε-insensitive": "epsilon-insensitive",
+    }
+    # Table 1's Gaussian loss is ξ²/2 (density N(0, 1)); kfdviz's squared loss is ξ².
+    scale = {"Gaussian": 0.5}
+    wide = np.linspace(-40.0, 40.0, 8001)
+    out = {}
+    for name, key in losses.items():
+        mass = np.trapezoid(np.exp(-_vector_loss(wide, key, scale.get(name, 1.0))), wide)
+        loss = _vector_loss(xi, key, scale.get(name, 1.0))
+        out[name] = (loss, np.exp(-loss) / mass)
+    return out
+
+
+def _vector_loss(xi: np.ndarray, key: str, scale: float) -> np.ndarray:
+    """The loss of each residual alone (``loss_value`` sums over a vector of residuals)."""
+    from .core.kfd_programs import loss_value
+
+    return scale * np.array(
+        [loss_value(np.array([x]), key, epsilon=_EPSILON, huber_delta=_HUBER) for x in xi]
+    )
+
+
+@chart("kfd-losses")
+def _losses_chart(X, y, test_mask) -> list[Chart]:
+    xi = np.linspace(-3.0, 3.0, 601)
+    series = []
+    for k, (name, (loss, density)) in enumerate(_loss_curves(xi).items()):
+        series.append(Series(name, xi, density, "solid", k))
+        series.append(Series("", xi, loss, "dotted", k))
+    return [
+        Chart(
+            "lines",
+            title="Losses (dotted) and densities (solid)",
+            caption=f"ε = {_EPSILON:g}, Huber's σ = {_HUBER:g}",
+            series=tuple(series),
+            xlabel="residual ξ",
+            ylabel="loss, density",
+            xlim=(-3.0, 3.0),
+            ylim=(0.0, 1.6),
+        )
+    ]
+
+
+_LOSS_FIT = {"kernel": "linear", "mu": 0.01, "threshold": "min-error"}
+
+register(
+    PaperPreset(
+        name="kfd-losses",
+        title="Loss functions and what they do to a KFD (Mika, Rätsch, Müller, NIPS 2001, Fig. 1)",
+        description=(
+            "Top left, the paper's Fig. 1: the losses of its Table 1 on the residuals ξ "
+            "(dotted) and their densities exp(−loss), normalized (solid): Gaussian ξ²/2, "
+            "Laplacian |ξ|, Huber's robust loss (ξ²/(2σ) for |ξ| ≤ σ, |ξ| − σ/2 beyond) and the "
+            "ε-insensitive loss max(0, |ξ| − ε). The other panels: KFD as the program min "
+            "loss(ξ) + μ‖α‖² subject to Kα + 1b = y − ξ (NIPS 2001 eq. 4, TPAMI eq. 9) with the "
+            "Gaussian, Laplacian and Huber loss on two classes with ten outliers of class 1 "
+            "far on class 0's side: the squared loss lets them turn the discriminant (its "
+            "normal 43° off the x-axis, against 19° and 22°), and on 2000 fresh points "
+            "without outliers it errs on 11.2 %, the Laplacian and Huber fits on 4.7 and 4.8 %. "
+            "The ε-insensitive loss, left out of the fits for want of a fourth panel, fits "
+            "like the Laplacian here (4.7 %). The paper gives no values: ε = 0.1 and σ = 1 "
+            "(kfdviz's), the toy (100 points, standard deviation 0.5, outliers near (−4, 0)), "
+            "a linear kernel k(x, z) = x·z, μ = 0.01 and the threshold with the fewest "
+            "training errors are the preset's choices."
+        ),
+        source="Mika, Rätsch, Müller, NIPS 13 (2001), Fig. 1 and Table 1",
+        data=DataSpec("outlier_blobs", {"n_samples": 100, "n_outliers": 10}, seed=0),
+        panels=(
+            PanelSpec("kfd-qp", {**_LOSS_FIT, "loss": "squared"}, title="Gaussian loss ξ²"),
+            PanelSpec("kfd-qp", {**_LOSS_FIT, "loss": "absolute"}, title="Laplacian loss |ξ|"),
+            PanelSpec("kfd-qp", {**_LOSS_FIT, "loss": "huber"}, title="Huber's loss"),
+        ),
+        layout="compare",
+        view_settings={"charts": ["kfd-losses"], "show_expansion": False},
+    )
+)
+
 
 # -- TPAMI Table 1 / NIPS 2000 Table 2: sparsity on banana ---------------------------------------------
 # The papers' protocol on the IDA banana files: stratified 5-fold CV (shuffled, seed 0) on each of

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .session import SessionState, fit_requests, load_session, state_from_preset
@@ -21,6 +21,7 @@ class Computed:
     state: SessionState
     results: list  # FitResult, or the failure message of a panel that could not be fitted
     sweep: object | None = None  # SweepResult
+    charts: list = field(default_factory=list)  # kfdviz.charts.Chart
 
 
 def compute(state: SessionState, *, cancel=None, progress: Callable | None = None) -> Computed:
@@ -41,13 +42,18 @@ def compute(state: SessionState, *, cancel=None, progress: Callable | None = Non
             results.append(run_fit(request, cancel=cancel, progress=progress))
         except FitError as exc:
             results.append(exc.message)
-    return Computed(state, results)
+    charts = []
+    if state.view_settings.get("charts"):
+        from .charts import compute_charts
+
+        charts = compute_charts(state)
+    return Computed(state, results, charts=charts)
 
 
 def figure_plan(computed: Computed):
     from .figure.plan import plan_figure
 
-    return plan_figure(computed.state, computed.results, computed.sweep)
+    return plan_figure(computed.state, computed.results, computed.sweep, charts=computed.charts)
 
 
 def render_state(

@@ -118,7 +118,10 @@ class ThumbnailLoader(QObject):
     def _run(self) -> None:
         from ..pipeline import FitCancelled
 
-        for name in self.names:
+        # The cached thumbnails first, at once; then the missing ones are drawn in order.
+        cached = [n for n in self.names if thumbnail_path(self.folder, n).is_file()]
+        missing = [n for n in self.names if n not in cached]
+        for name in cached + missing:
             if self._cancel.is_set():
                 break
             path = thumbnail_path(self.folder, name)

@@ -355,6 +355,10 @@ def _paint_panel(
         return _paint_scatter3d(c, panel, cell, inner, settings)
     if kind == "sweep":
         return _paint_sweep(c, panel, cell, inner)
+    if kind == "chart":
+        from .paint_charts import paint_chart
+
+        return paint_chart(c, panel, cell, inner)
     font = c.font(9, italic=True)
     c.text(
         inner.center().x(),
@@ -1134,6 +1138,10 @@ def _panel_aspect(panel: PanelPlan) -> tuple[float, float]:
         return 1.9, 8.0
     if panel.kind == "sweep":
         return 1.35, 8.0
+    if panel.kind == "chart":
+        from .paint_charts import chart_aspect
+
+        return chart_aspect(panel.chart), 8.0
     return 1.5, 8.0
 
 

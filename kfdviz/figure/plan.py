@@ -8,6 +8,7 @@
 - ``"regression"``: a fitted curve over its samples, expansion points circled, an SVR tube;
 - ``"scatter3d"``: points in 3-D (an embedding, or 3-D input) as a software projection;
 - ``"sweep"``: a measure against a swept parameter (one line per pipeline);
+- ``"chart"``: curves or images a paper's figure computes (:mod:`kfdviz.charts`);
 - ``"message"``: a panel whose fit failed, saying why.
 """
 
@@ -41,6 +42,7 @@ class PanelPlan:
     sweep: object | None = None  # SweepResult
     metric: str = ""
     message: str = ""
+    chart: object | None = None  # kfdviz.charts.Chart
 
 
 @dataclass
@@ -207,8 +209,12 @@ def _histogram_panels(result, title: str, caption: str) -> list[PanelPlan]:
     ]
 
 
-def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
-    """The panels of ``state``'s picture, from its results (FitResult or a failure message)."""
+def plan_figure(state, results, sweep=None, *, titles=None, charts=()) -> FigurePlan:
+    """The panels of ``state``'s picture, from its results (FitResult or a failure message).
+
+    ``charts`` (:class:`kfdviz.charts.Chart`) come first; with the view setting ``charts_only``
+    they are the whole picture.
+    """
     from ..session import VIEW_DEFAULTS
 
     settings = {**VIEW_DEFAULTS, **dict(state.view_settings)}
@@ -303,6 +309,11 @@ def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
                 panels.append(PanelPlan("histogram", title, caption, measures, result=r))
             else:
                 panels.append(PanelPlan("message", title, message="nothing to draw for this fit"))
+    chart_panels = [
+        PanelPlan("chart", ch.title, ch.caption, ch.measures, chart=ch) for ch in charts or ()
+    ]
+    if chart_panels:
+        panels = chart_panels + ([] if settings.get("charts_only") else panels)
     rows, cols = _grid_shape(len(panels))
     note = ""
     if any(p.kind == "scatter3d" for p in panels):

@@ -57,6 +57,7 @@ class Chart:
     images: tuple[np.ndarray, ...] = ()
     image_labels: tuple[str, ...] = ()
     legend: bool = True
+    legend_at: str = "top-left"  # or "bottom-right", where no curve goes
     extra: dict = field(default_factory=dict)  # numbers the builder measured, for tests
 
     def __post_init__(self):

@@ -384,16 +384,18 @@ def breast_cancer(rng, *, standardize=True):
     dimension=64,
     n_classes=10,
 )
-def digits(rng, *, digit=None):
+def digits(rng, *, digit=None, scaled=False):
     """1797 images of 8 x 8 pixels (values 0-16, row by row), labels 0-9, in file order.
 
-    ``digit`` keeps only the images of that digit (their label becomes 0: a one-class set).
-    The seed has no effect.
+    ``digit`` keeps only the images of that digit (their label becomes 0: a one-class set);
+    ``scaled`` divides the values by 16, so that a pixel is the fraction of it inked. The seed
+    has no effect.
     """
     from sklearn.datasets import load_digits
 
+    scaled = check_bool("scaled", scaled)
     data = load_digits()
-    X = np.array(data.data, dtype=np.float64)
+    X = np.array(data.data, dtype=np.float64) / (16.0 if scaled else 1.0)
     y = np.array(data.target, dtype=np.int64)
     if digit is not None:
         digit = check_int("digit", digit, low=0, high=9)

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QPainterPath
+from PySide6.QtGui import QBrush, QImage, QPainterPath
 
 from . import palette
 from .paint import PanelGeometry, Transform, _legend_swatch, _paint_axes, _plot_rect
@@ -85,25 +85,37 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
             qp.drawPath(path)
     qp.restore()
     _paint_axes(c, t, chart.xlabel, chart.ylabel, log_x=chart.log_x)
-    if chart.legend:
+    labelled = [s for s in chart.series if s.label]
+    if chart.legend and labelled:
         font = c.font(7.0)
-        yy = rect.top() + c.pt(6)
-        for s in chart.series:
-            if not s.label:
-                continue
-            xx = rect.left() + c.pt(18)
-            kind = "line" if s.style == "solid" else "dash"
-            _legend_swatch(c, kind, palette.class_color(s.color), QPointF(xx - c.pt(8), yy))
-            if s.style == "dotted":  # the swatch drawn dotted over the dashed one's place
-                qp.setPen(c.pen(c.theme.background, 1.6))
+        line_h = c.text_height(font) + c.pt(1)
+        width = c.pt(22) + max(c.text_width(s.label, font) for s in labelled)
+        height = line_h * len(labelled) + c.pt(4)
+        if chart.legend_at == "bottom-right":
+            box = QRectF(
+                rect.right() - width - c.pt(4), rect.bottom() - height - c.pt(4), width, height
+            )
+        else:
+            box = QRectF(rect.left() + c.pt(4), rect.top() + c.pt(4), width, height)
+        qp.setPen(c.pen(c.theme.muted, 0.4))
+        qp.setBrush(QBrush(c.color(c.theme.background, 0.85)))
+        qp.drawRect(box)
+        yy = box.top() + c.pt(2) + 0.5 * line_h
+        for s in labelled:
+            xx = box.left() + c.pt(18)
+            col = palette.class_color(s.color)
+            if s.style == "dotted":
+                qp.setBrush(Qt.BrushStyle.NoBrush)
+                qp.setPen(c.pen(col, 1.3, style=Qt.PenStyle.DotLine))
                 path = QPainterPath()
                 path.moveTo(xx - c.pt(13), yy)
                 path.lineTo(xx - c.pt(3), yy)
                 qp.drawPath(path)
-                qp.setPen(c.pen(palette.class_color(s.color), 1.3, style=Qt.PenStyle.DotLine))
-                qp.drawPath(path)
+            else:
+                kind = "line" if s.style == "solid" else "dash"
+                _legend_swatch(c, kind, col, QPointF(xx - c.pt(8), yy))
             c.text(xx, yy, s.label, font, valign="center")
-            yy += c.text_height(font) + c.pt(1)
+            yy += line_h
     return PanelGeometry("chart", cell, rect, t)
 
 

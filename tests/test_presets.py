@@ -283,6 +283,18 @@ def test_sparsity_description_states_the_measured_fractions():
         assert f"{name} {100 * r.sparsity:.0f} %" in d
 
 
+def test_the_plain_kfd_of_the_sparsity_table_has_no_zero_coefficients():
+    from kfdviz.pipeline import FitRequest, run_fit
+
+    d = presets.get("kfd-sparsity").description
+    assert "0 %" in d and "c = 3.16, μ = 1e-3" in d
+    state = state_from_preset("kfd-sparsity")
+    params = {"kernel": "rbf", "width": 10**0.5, "mu": 1e-3, "threshold": "margin-lp"}
+    r = run_fit(FitRequest("kfd", params, state.X, state.y))
+    assert r.sparsity == 0.0 and len(r.expansion_points) == r.n_train
+    assert r.train_error < 0.15
+
+
 def test_plain_kfd_has_no_zero_coefficients():
     (r,) = results("default")
     assert r.algorithm == "kfd" and not r.sparsity

@@ -84,13 +84,22 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
             qp.setPen(c.pen(col, 0.8))
             qp.drawPath(path)
     qp.restore()
-    _paint_axes(c, t, chart.xlabel, chart.ylabel, log_x=chart.log_x)
+    # Axis titles and legend entries are cut to the plot's size, never wider.
+    axis_font = c.font(8.5)
+    _paint_axes(
+        c,
+        t,
+        c.elide(chart.xlabel, axis_font, rect.width() + c.pt(20)),
+        c.elide(chart.ylabel, axis_font, rect.height()),
+        log_x=chart.log_x,
+    )
     labelled = [s for s in chart.series if s.label]
-    if chart.legend and labelled:
-        font = c.font(7.0)
-        line_h = c.text_height(font) + c.pt(1)
-        width = c.pt(22) + max(c.text_width(s.label, font) for s in labelled)
-        height = line_h * len(labelled) + c.pt(4)
+    font = c.font(7.0)
+    line_h = c.text_height(font) + c.pt(1)
+    height = line_h * len(labelled) + c.pt(4)
+    room = rect.width() - c.pt(8)
+    if chart.legend and labelled and height < 0.6 * rect.height() and room > c.pt(40):
+        width = min(c.pt(22) + max(c.text_width(s.label, font) for s in labelled), room)
         if chart.legend_at == "bottom-right":
             box = QRectF(
                 rect.right() - width - c.pt(4), rect.bottom() - height - c.pt(4), width, height
@@ -114,7 +123,7 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
             else:
                 kind = "line" if s.style == "solid" else "dash"
                 _legend_swatch(c, kind, col, QPointF(xx - c.pt(8), yy))
-            c.text(xx, yy, s.label, font, valign="center")
+            c.text(xx, yy, c.elide(s.label, font, box.right() - xx), font, valign="center")
             yy += line_h
     return PanelGeometry("chart", cell, rect, t)
 

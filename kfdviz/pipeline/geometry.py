@@ -206,7 +206,12 @@ def refine_level_set(
     j = np.searchsorted(ys, P[:, 1], side="right") - 1
     ok = (i >= 0) & (i < nx - 1) & (j >= 0) & (j < ny - 1) & np.isfinite(pv)
     taken = np.zeros((ny - 1, nx - 1), bool)  # cells already in a refined block
-    for k in np.flatnonzero(ok):
+    # One vectorized pass finds the points drawn on the wrong side; only those are looked at
+    # again (one by one, as the blocks change the lines).
+    idx = np.flatnonzero(ok)
+    top_side = np.interp(P[idx, 0], xs, values[-1]) >= level
+    drawn = top_side ^ (_crossings_above_all(pieces, P[idx]) % 2 == 1)
+    for k in idx[drawn != (pv[idx] >= level)]:
         a, b = int(i[k]), int(j[k])
         if taken[b, a]:
             continue
@@ -263,6 +268,25 @@ def _crossings_above(pieces: list[np.ndarray], point: np.ndarray) -> int:
         t = (px - x0[straddle]) / (x1[straddle] - x0[straddle])
         count += int(np.sum(y0[straddle] + t * (y1[straddle] - y0[straddle]) > py))
     return count
+
+
+def _crossings_above_all(pieces: list[np.ndarray], points: np.ndarray) -> np.ndarray:
+    """:func:`_crossings_above` for many points at once (in blocks of segments)."""
+    counts = np.zeros(len(points), dtype=np.int64)
+    if not pieces or len(points) == 0:
+        return counts
+    S = np.concatenate([np.stack([p[:-1], p[1:]], axis=1) for p in pieces])
+    px, py = points[:, 0][:, None], points[:, 1][:, None]
+    step = max(1, 2_000_000 // max(len(points), 1))
+    for start in range(0, S.shape[0], step):
+        x0, y0 = S[start : start + step, 0, 0], S[start : start + step, 0, 1]
+        x1, y1 = S[start : start + step, 1, 0], S[start : start + step, 1, 1]
+        straddle = (x0 <= px) != (x1 <= px)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (px - x0) / (x1 - x0)
+            above = straddle & (y0 + t * (y1 - y0) > py)
+        counts += above.sum(axis=1)
+    return counts
 
 
 def _cut_out(pieces: list[np.ndarray], rect) -> list[np.ndarray]:

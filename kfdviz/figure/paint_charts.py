@@ -161,10 +161,13 @@ def _paint_images(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
         frame.addRect(box)
         qp.drawPath(frame)
         if chart.image_labels:
+            label = chart.image_labels[k]
+            if c.text_width(label, font) > slot.width():
+                label = label.split("= ")[-1]  # "p = 0.43" -> "0.43" where it is narrow
             c.text(
                 box.center().x(),
                 box.bottom() + c.pt(1.5),
-                c.elide(chart.image_labels[k], font, slot.width()),
+                c.elide(label, font, slot.width()),
                 font,
                 align="center",
                 valign="top",

@@ -162,5 +162,4 @@ register(
 
 __all__ = ["PRESETS", "DataSpec", "PanelSpec", "Preset", "get", "names", "register"]
 # The papers' figures register themselves on import.
-from . import paper_presets  # noqa: E402, F401, I001
-from . import paper_presets_novelty  # noqa: E402, F401
+from . import paper_presets  # noqa: E402, F401

@@ -411,22 +411,22 @@ def digits(rng, *, digit=None, scaled=False):
     dimension=2,
     n_classes=2,
 )
-def outlier_blobs(rng, *, n_samples=100, n_outliers=6, noise=0.5, weights=None):
+def outlier_blobs(rng, *, n_samples=100, n_outliers=10, noise=0.5, weights=None):
     """Two round Gaussian classes (centres (−1, 0) and (1, 0), standard deviation ``noise``),
-    and ``n_outliers`` points of class 1 placed far on class 0's side, near (−4, 0) (drawn
-    after the ``n_samples`` regular points).
+    of which ``n_outliers`` points of class 1 lie far on class 0's side instead, near (−4, 0)
+    (standard deviation 0.3). ``n_samples`` and ``weights`` count the outliers in class 1.
     """
     counts = class_sizes(n_samples, weights, 2)
     noise = check_float("noise", noise, low=0.0)
-    n_outliers = check_int("n_outliers", n_outliers, low=0)
+    n_outliers = check_int("n_outliers", n_outliers, low=0, high=int(counts[1]))
+    regular = int(counts[1]) - n_outliers
     parts = [
         np.array([-1.0, 0.0]) + noise * rng.standard_normal((counts[0], 2)),
-        np.array([1.0, 0.0]) + noise * rng.standard_normal((counts[1], 2)),
+        np.vstack(
+            [
+                np.array([1.0, 0.0]) + noise * rng.standard_normal((regular, 2)),
+                np.array([-4.0, 0.0]) + 0.3 * rng.standard_normal((n_outliers, 2)),
+            ]
+        ),
     ]
-    X, y = stack_classes(parts)
-    X, y = shuffled(X, y, rng)
-    if n_outliers:
-        out = np.array([-4.0, 0.0]) + 0.3 * rng.standard_normal((n_outliers, 2))
-        X = np.vstack([X, out])
-        y = np.concatenate([y, np.ones(n_outliers, dtype=y.dtype)])
-    return X, y
+    return shuffled(*stack_classes(parts), rng)

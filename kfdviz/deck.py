@@ -23,8 +23,10 @@ MAX_BYTES = 1 << 20
 # The figure table's order (kfd-regression-noisy is the second half of its row).
 PAPER_ORDER = (
     "okpca-invariance",
+    "invariant-kfd",
     "kfd-vs-kpca",
     "output-distributions",
+    "kfd-losses",
     "kfd-regression",
     "kfd-regression-noisy",
     "kfd-sparsity",
@@ -32,6 +34,8 @@ PAPER_ORDER = (
     "novelty-spiral",
     "novelty-sine-noise",
     "novelty-width-sweep",
+    "novelty-roc",
+    "novelty-digits",
     "koc-iris",
     "koc-cuboids",
     "koc-linear-svm",

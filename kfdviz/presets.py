@@ -161,4 +161,5 @@ register(
 )
 
 __all__ = ["PRESETS", "DataSpec", "PanelSpec", "Preset", "get", "names", "register"]
-from . import paper_presets  # noqa: E402, F401  (registers the papers' figures)
+# The papers' figures register themselves on import.
+from . import paper_presets  # noqa: E402, F401

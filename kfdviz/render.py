@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .session import SessionState, fit_requests, load_session, state_from_preset
@@ -21,6 +21,7 @@ class Computed:
     state: SessionState
     results: list  # FitResult, or the failure message of a panel that could not be fitted
     sweep: object | None = None  # SweepResult
+    charts: list = field(default_factory=list)  # kfdviz.charts.Chart
 
 
 def compute(state: SessionState, *, cancel=None, progress: Callable | None = None) -> Computed:
@@ -49,7 +50,12 @@ def compute(state: SessionState, *, cancel=None, progress: Callable | None = Non
             results.append(exc.message)
         except Exception as exc:  # any failure is this panel's, shown in its place
             results.append(failure_message(exc))
-    return Computed(state, results)
+    charts = []
+    if state.view_settings.get("charts"):
+        from .charts import compute_charts
+
+        charts = compute_charts(state)
+    return Computed(state, results, charts=charts)
 
 
 def failure_message(exc: BaseException) -> str:
@@ -61,7 +67,7 @@ def failure_message(exc: BaseException) -> str:
 def figure_plan(computed: Computed):
     from .figure.plan import plan_figure
 
-    return plan_figure(computed.state, computed.results, computed.sweep)
+    return plan_figure(computed.state, computed.results, computed.sweep, charts=computed.charts)
 
 
 # What a figure's layout may be asked for beside the session's own view settings.

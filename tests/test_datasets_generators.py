@@ -23,6 +23,9 @@ def test_names_cover_the_papers_and_the_toys():
         "sine_noise",
         "iris",
         "cuboids",
+        "breast_cancer",
+        "digits",
+        "outlier_blobs",
         "banana",
         "moons",
         "circles",
@@ -64,8 +67,9 @@ def test_deterministic_per_seed_and_different_across_seeds(name):
     np.testing.assert_array_equal(X1, X2)
     np.testing.assert_array_equal(y1, y2)
     X3, _ = datasets.make(name, seed=4)
-    if name in ("iris", "sinc"):
-        # Fixed data (iris) and noise-free equally spaced samples (sinc) do not depend on it.
+    if name in ("iris", "sinc", "breast_cancer", "digits"):
+        # Fixed data (iris, breast cancer, digits) and noise-free equally spaced samples (sinc)
+        # do not depend on it.
         np.testing.assert_array_equal(X1, X3)
     else:
         assert not np.array_equal(X1, X3)

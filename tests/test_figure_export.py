@@ -77,7 +77,8 @@ def test_preset_renders_to_png_and_svg(name, qapp, tmp_path):
     # not blank: contrast, many colours, and every panel's plot area has something in it
     assert pixels.std() > 20
     colours = np.unique(pixels.reshape(-1, 3) // 8, axis=0)
-    assert len(colours) > 40
+    grey = bool(np.all(colours == colours[:, :1]))  # a figure of grey images (digits)
+    assert len(colours) > (20 if grey else 40)
     for panel in geom.panels:
         if panel.plot is None:
             continue

@@ -24,6 +24,7 @@ from kfdviz.session import split_roles, state_from_preset
 
 PAPER_PRESETS = [
     "okpca-invariance",
+    "invariant-kfd",
     "kfd-vs-kpca",
     "output-distributions",
     "kfd-regression",
@@ -85,7 +86,7 @@ def test_description_names_paper_and_choices(name):
     p = presets.get(name)
     assert isinstance(p, PaperPreset) or name == "kfd-vs-kpca"  # that one is the app's own
     text = f"{p.title} {p.description}"
-    assert re.search(r"(Fig\.|Table|slides)", p.title), p.title
+    assert re.search(r"(Fig\.|Table|slides|sec\. \d)", p.title), p.title
     assert re.search(r"(19|20)\d\d", p.title + p.source)
     assert len(p.description) > 200
     uses_rbf = any(panel.params.get("kernel") == "rbf" for panel in p.panels)
@@ -263,9 +264,65 @@ def test_sparsity_ordered_as_in_the_paper():
         assert np.mean(est.predict(X_fresh) != y_fresh) < 0.14  # paper: 10.6-11.5 %
 
 
+def test_sparsity_kfd_panels_take_the_papers_threshold():
+    for panel in presets.get("kfd-sparsity").panels:
+        if panel.algorithm.startswith("kfd"):
+            assert panel.params["threshold"] == "margin-lp"
+    svm, skfd, lskfd = results("kfd-sparsity")
+    # each caption states the panel's measured fraction of zero coefficients
+    from kfdviz.figure.plan import plan_figure
+
+    plan = plan_figure(computed("kfd-sparsity").state, [svm, skfd, lskfd])
+    for p, r in zip(plan.panels, (svm, skfd, lskfd), strict=True):
+        assert f"zero coefficients {100 * r.sparsity:.0f} %" in p.measures
+
+
+def test_sparsity_description_states_the_measured_fractions():
+    d = presets.get("kfd-sparsity").description
+    for r, name in zip(results("kfd-sparsity"), ("SVM", "SKFD", "LSKFD"), strict=True):
+        assert f"{name} {100 * r.sparsity:.0f} %" in d
+
+
+def test_the_plain_kfd_of_the_sparsity_table_has_no_zero_coefficients():
+    from kfdviz.pipeline import FitRequest, run_fit
+
+    d = presets.get("kfd-sparsity").description
+    assert "0 %" in d and "c = 3.16, μ = 1e-3" in d
+    state = state_from_preset("kfd-sparsity")
+    params = {"kernel": "rbf", "width": 10**0.5, "mu": 1e-3, "threshold": "margin-lp"}
+    r = run_fit(FitRequest("kfd", params, state.X, state.y))
+    assert r.sparsity == 0.0 and len(r.expansion_points) == r.n_train
+    assert r.train_error < 0.15
+
+
 def test_plain_kfd_has_no_zero_coefficients():
     (r,) = results("default")
     assert r.algorithm == "kfd" and not r.sparsity
+
+
+# -- TPAMI sec. 5.1 ---------------------------------------------------------------------------------
+def test_invariant_kfd_changes_little_along_rotation():
+    from kfdviz.figure.plan import invariance_ratio
+
+    plain, invariant = results("invariant-kfd")
+    assert not plain.tangents and invariant.tangents
+    assert invariant.tangents[0].name == "rotation"
+    r_plain = invariance_ratio(plain, "rotation")
+    r_inv = invariance_ratio(invariant, "rotation")
+    assert r_inv < 0.05 and r_inv < 0.3 * r_plain
+    # both still separate the training classes
+    assert plain.train_error < 0.1 and invariant.train_error < 0.1
+    # an independent check on fresh points: along circles about the centre the invariant
+    # discriminant varies far less than the plain one, relative to its range
+    centre = invariant.X.mean(axis=0)
+    t = np.linspace(0, 2 * np.pi, 90, endpoint=False)
+    ring = centre + 0.75 * np.column_stack([np.cos(t), np.sin(t)])
+
+    def relative_variation(r):
+        v = _grid_at(r, ring)
+        return float(np.ptp(v) / np.ptp(r.grid.values))
+
+    assert relative_variation(invariant) < 0.5 * relative_variation(plain)
 
 
 # -- Hoffmann's novelty figures --------------------------------------------------------------------

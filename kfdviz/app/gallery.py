@@ -118,13 +118,10 @@ class ThumbnailLoader(QObject):
     def _run(self) -> None:
         from ..pipeline import FitCancelled
 
-        # Cached thumbnails first, all at once; then the ones to draw, each as it is done.
+        # The cached thumbnails first, at once; then the missing ones are drawn in order.
         cached = [n for n in self.names if thumbnail_path(self.folder, n).is_file()]
-        for name in cached:
-            if self._cancel.is_set():
-                return
-            self.ready.emit(name, str(thumbnail_path(self.folder, name)))
-        for name in (n for n in self.names if n not in cached):
+        missing = [n for n in self.names if n not in cached]
+        for name in cached + missing:
             if self._cancel.is_set():
                 break
             path = thumbnail_path(self.folder, name)

@@ -48,6 +48,10 @@ CHOICE_LABELS = {
     "translate-x": "x-shift",
     "translate-y": "y-shift",
     "scale": "scaling",
+    "squared": "Gaussian (ξ²)",
+    "absolute": "Laplacian (|ξ|)",
+    "huber": "Huber's robust",
+    "epsilon-insensitive": "ε-insensitive",
 }
 
 

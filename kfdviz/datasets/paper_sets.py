@@ -349,3 +349,84 @@ def cuboids(rng, *, n_samples=600, weights=None, length=18.5, width=4.0, height=
             extent[(k + j) % 3] = sides[j]
         parts.append(rng.uniform(-0.5, 0.5, (c, 3)) * extent)
     return shuffled(*stack_classes(parts), rng)
+
+
+@generator(
+    title="Breast cancer (Wisconsin diagnostic)",
+    source="Wolberg, Street, Mangasarian 1995, as shipped with scikit-learn; Hoffmann 2007, "
+    "novelty detection on real data (ROC curves)",
+    task="classification",
+    dimension=30,
+    n_classes=2,
+)
+def breast_cancer(rng, *, standardize=True):
+    """569 tumours, 30 features of their cell nuclei; label 0 benign (357), 1 malignant (212).
+
+    scikit-learn's own labels are the other way round (0 malignant); here benign, the normal
+    class of a novelty detector, is 0. ``standardize`` scales every feature to mean 0 and
+    standard deviation 1 (the features' units differ by four orders of magnitude). The seed has
+    no effect.
+    """
+    from sklearn.datasets import load_breast_cancer
+
+    standardize = check_bool("standardize", standardize)
+    data = load_breast_cancer()
+    X = np.array(data.data, dtype=np.float64)
+    if standardize:
+        X = (X - X.mean(axis=0)) / X.std(axis=0)
+    return X, np.array(1 - data.target, dtype=np.int64)
+
+
+@generator(
+    title="Handwritten digits, 8 x 8",
+    source="UCI optical digits, as shipped with scikit-learn; Hoffmann 2007, Fig. 11",
+    task="classification",
+    dimension=64,
+    n_classes=10,
+)
+def digits(rng, *, digit=None, scaled=False):
+    """1797 images of 8 x 8 pixels (values 0-16, row by row), labels 0-9, in file order.
+
+    ``digit`` keeps only the images of that digit (their label becomes 0: a one-class set);
+    ``scaled`` divides the values by 16, so that a pixel is the fraction of it inked. The seed
+    has no effect.
+    """
+    from sklearn.datasets import load_digits
+
+    scaled = check_bool("scaled", scaled)
+    data = load_digits()
+    X = np.array(data.data, dtype=np.float64) / (16.0 if scaled else 1.0)
+    y = np.array(data.target, dtype=np.int64)
+    if digit is not None:
+        digit = check_int("digit", digit, low=0, high=9)
+        keep = y == digit
+        return X[keep], np.zeros(int(keep.sum()), dtype=np.int64)
+    return X, y
+
+
+@generator(
+    title="Two blobs with outliers",
+    source="NIPS 2001 (Mika, Rätsch, Müller), Fig. 1: what a loss does with a few outliers",
+    task="classification",
+    dimension=2,
+    n_classes=2,
+)
+def outlier_blobs(rng, *, n_samples=100, n_outliers=10, noise=0.5, weights=None):
+    """Two round Gaussian classes (centres (−1, 0) and (1, 0), standard deviation ``noise``),
+    of which ``n_outliers`` points of class 1 lie far on class 0's side instead, near (−4, 0)
+    (standard deviation 0.3). ``n_samples`` and ``weights`` count the outliers in class 1.
+    """
+    counts = class_sizes(n_samples, weights, 2)
+    noise = check_float("noise", noise, low=0.0)
+    n_outliers = check_int("n_outliers", n_outliers, low=0, high=int(counts[1]))
+    regular = int(counts[1]) - n_outliers
+    parts = [
+        np.array([-1.0, 0.0]) + noise * rng.standard_normal((counts[0], 2)),
+        np.vstack(
+            [
+                np.array([1.0, 0.0]) + noise * rng.standard_normal((regular, 2)),
+                np.array([-4.0, 0.0]) + 0.3 * rng.standard_normal((n_outliers, 2)),
+            ]
+        ),
+    ]
+    return shuffled(*stack_classes(parts), rng)

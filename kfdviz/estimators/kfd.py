@@ -147,6 +147,11 @@ class KernelFisherDiscriminant(
             )
         kern = self._make_kernel()
         self._tangent_names = tangents.check_tangents(self.tangents, X.shape[1])
+        # The transformations the discriminant is made invariant to, and their frame (the
+        # data's mean and spread, as the tangent covariance uses them).
+        self.tangents_ = self._tangent_names if self.tangent_weight > 0 else ()
+        self.center_ = X.mean(axis=0)
+        self.spread_ = tangents.data_spread(X)
         self.diagnostics_ = {"warnings": []}
 
         if self.formulation == "greedy":

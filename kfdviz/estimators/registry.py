@@ -190,6 +190,22 @@ TANGENT_STEP = ParamSpec(
     tooltip="Finite-difference step of eq. (3): radians for rotation, a fraction of the data's "
     "spread for translations, 1 + t for scaling.",
 )
+
+
+def _loss(default: str) -> ParamSpec:
+    """The loss on the residuals ξ of the program formulations (NIPS 2001, Table 1)."""
+    return ParamSpec(
+        "loss",
+        "choice",
+        default,
+        choices=("squared", "absolute", "huber", "epsilon-insensitive"),
+        label="Loss on ξ",
+        tooltip="The noise model of the residuals (NIPS 2001, Table 1): Gaussian (squared ξ²), "
+        "Laplacian (absolute |ξ|), Huber's robust loss (squared near 0, linear beyond 1) or "
+        "the ε-insensitive loss (zero inside ±0.1, linear outside).",
+    )
+
+
 N_COMPONENTS = ParamSpec(
     "n_components",
     "int",
@@ -316,6 +332,7 @@ register(
         f"{_EST}.kfd:KernelFisherDiscriminant",
         (
             *_KFD_COMMON,
+            _loss("squared"),
             ParamSpec(
                 "zero_mean_constraints",
                 "bool",
@@ -336,7 +353,7 @@ register(
         "Sparse KFD (ℓ1)",
         "classifier",
         f"{_EST}.kfd:KernelFisherDiscriminant",
-        (*_KFD_COMMON,),
+        (*_KFD_COMMON, _loss("squared")),
         fixed={"formulation": "sparse"},
         min_classes=2,
         max_classes=2,
@@ -349,7 +366,7 @@ register(
         "Linear sparse KFD (LP)",
         "classifier",
         f"{_EST}.kfd:KernelFisherDiscriminant",
-        (*_KFD_COMMON,),
+        (*_KFD_COMMON, _loss("absolute")),
         fixed={"formulation": "linear-sparse"},
         min_classes=2,
         max_classes=2,

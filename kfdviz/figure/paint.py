@@ -177,6 +177,16 @@ class _Canvas:
             lines.append(line)
         return lines
 
+    def fitted_font(self, text: str, size_pt: float, width: float, *, bold=False) -> QFont:
+        """A font for ``text`` on one line within ``width``: the size, or smaller (down to
+        70 %) where it is too wide. Never cut: at 70 % it is kept whatever its width."""
+        size = size_pt
+        font = self.font(size, bold)
+        while self.text_width(text, font) > width and size > 0.7 * size_pt:
+            size *= 0.95
+            font = self.font(size, bold)
+        return font
+
     def fit_text(
         self, text: str, size_pt: float, width: float, *, bold=False, italic=False, max_lines=2
     ) -> tuple[QFont, list[str]]:
@@ -468,6 +478,10 @@ def _paint_panel(
         return _paint_scatter3d(c, panel, cell, inner, settings)
     if kind == "sweep":
         return _paint_sweep(c, panel, cell, inner)
+    if kind == "chart":
+        from .paint_charts import paint_chart
+
+        return paint_chart(c, panel, cell, inner)
     font, lines = c.fit_text(panel.message, 9, inner.width(), italic=True, max_lines=4)
     y = inner.center().y() - 0.5 * c.text_height(font) * (len(lines) - 1)
     for line in lines:
@@ -556,13 +570,16 @@ def _y_label_room(c: _Canvas, lo: float, hi: float) -> float:
     return c.pt(3 + 2) + widest + c.pt(4) + c.text_height(c.font(8.5)) + c.pt(2)
 
 
-def _colorbar_room(c: _Canvas, lo: float, hi: float) -> float:
-    """Right of a plot: the gap, the bar, its ticks and its widest label."""
-    return (
+def _colorbar_room(c: _Canvas, lo: float, hi: float, label: str = "") -> float:
+    """Right of a plot: the gap, the bar, its ticks, its widest tick label and its title."""
+    room = (
         c.pt(COLORBAR_GAP_PT + COLORBAR_WIDTH_PT + 4)
         + _widest_tick_label(c, lo, hi, c.font(7.0))
         + c.pt(3)
     )
+    if label:
+        room += c.text_height(c.font(6.5)) + c.pt(2)
+    return room
 
 
 def _spaced_ticks(
@@ -650,10 +667,11 @@ def _paint_axes(
                 valign="center",
             )
     qp.drawPath(path)
-    lab = c.font(8.5)
     if xlabel:
         # A title wider than the plot is set smaller or on two lines (the caller leaves room).
-        xfont, lines = c.fit_text(xlabel, 8.5, max(r.width(), c.pt(40)))
+        room = max(r.width(), c.pt(40))
+        xfont = c.fitted_font(xlabel, 8.5, room)
+        lines = [xlabel] if c.text_width(xlabel, xfont) <= room else c.wrap(xlabel, xfont, room)
         y = r.bottom() + tick + c.pt(2) + c.text_height(font)
         for line in lines:
             c.text(r.center().x(), y, line, xfont, align="center", valign="top")
@@ -663,7 +681,8 @@ def _paint_axes(
             (c.text_width(_superscript(tick_label(float(y), ystep)), font) for y in yt), default=0.0
         )
         x = r.left() - tick - c.pt(4) - widest
-        c.text(x, r.center().y(), ylabel, lab, align="center", valign="bottom", rotate=-90.0)
+        yfont = c.fitted_font(ylabel, 8.5, r.height())
+        c.text(x, r.center().y(), ylabel, yfont, align="center", valign="bottom", rotate=-90.0)
 
 
 def marker_pt(n: int) -> float:
@@ -746,20 +765,20 @@ def _paint_input(
     show_bar = bool(settings.get("show_colorbar", True))
     aspect = (x1 - x0) / (y1 - y0)
     lo, hi = grid.color_range
+    bar_label = _bar_label(r)
     rect = _plot_rect(
         c,
         inner,
         aspect=aspect,
         ylabel=ylabels,
         yrange=(y0, y1),
-        right_px=_colorbar_room(c, lo, hi) if show_bar else None,
+        right_px=_colorbar_room(c, lo, hi, bar_label) if show_bar else None,
     )
     bar_below = False
     if show_bar:
         # Below the plot when that leaves the larger picture (narrow panels of a column figure).
-        under = _plot_rect(
-            c, inner, aspect=aspect, ylabel=ylabels, yrange=(y0, y1), below=COLORBAR_BELOW_PT
-        )
+        below = COLORBAR_BELOW_PT + (9.0 if bar_label else 0.0)
+        under = _plot_rect(c, inner, aspect=aspect, ylabel=ylabels, yrange=(y0, y1), below=below)
         if under.width() * under.height() > 1.15 * rect.width() * rect.height():
             rect, bar_below = under, True
     t = Transform(x0, x1, y0, y1, rect)
@@ -768,10 +787,9 @@ def _paint_input(
 
     n_paths = 0
     span = abs(hi - lo)
+    level_labels = []
     if settings.get("show_contours", True):
         qp.setBrush(Qt.BrushStyle.NoBrush)
-        label_font = c.font(6.5)
-        labels = []
         for line in grid.contours:
             if grid.boundary is not None and grid.diverging and line.level == 0.0:
                 continue  # the boundary itself is drawn thicker
@@ -782,20 +800,7 @@ def _paint_input(
             qp.drawPath(c.polyline_path(u, v))
             n_paths += 1
             if line.label_at is not None and rect.width() >= c.pt(LABELLED_MAP_PT):
-                labels.append((line.label_at, _format_level(line.level, span)))
-        placed: list[QRectF] = []
-        for (lx, ly), text in labels:
-            u, v = t.px(lx, ly)
-            w = c.text_width(text, label_font) + c.pt(3)
-            h = c.text_height(label_font)
-            box = QRectF(float(u) - w / 2, float(v) - h / 2, w, h)
-            if not rect.contains(box) or any(box.intersects(o) for o in placed):
-                continue  # a label would hide another one, or stick out of the plot
-            placed.append(box)
-            qp.setPen(Qt.PenStyle.NoPen)
-            qp.setBrush(QBrush(c.color(theme.background, 0.6)))
-            qp.drawRect(box)
-            c.text(float(u), float(v), text, label_font, align="center", valign="center")
+                level_labels.append((line.label_at, _format_level(line.level, span)))
     b = grid.boundary
     boundary_drawn = False
     if settings.get("show_boundary", True) and b is not None and b.path.shape[0]:
@@ -833,15 +838,51 @@ def _paint_input(
         _points(c, t, r.X, labels, r.classes, np.asarray(r.test_mask), size_pt=size)
 
     _paint_expansion(c, t, r, settings)
+    if settings.get("show_contours", True):
+        _paint_level_labels(c, t, rect, level_labels)  # after the points, which would hide them
     _paint_axes(c, t, "x₁", "x₂" if ylabels else "", ytick_labels=ylabels)
     if show_bar:
         marked = grid.diverging or r.kind == "novelty"
         threshold = r.threshold if marked else None
         if bar_below:
-            _paint_colorbar_below(c, rect, lo, hi, lut, threshold)
+            _paint_colorbar_below(c, rect, lo, hi, lut, threshold, bar_label)
         else:
-            _paint_colorbar(c, rect, lo, hi, lut, threshold)
+            _paint_colorbar(c, rect, lo, hi, lut, threshold, bar_label)
     return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn)
+
+
+def _paint_level_labels(c: _Canvas, t: Transform, rect: QRectF, labels) -> None:
+    """Each level's value on a light box at its line, skipping any that would overlap."""
+    qp = c.qp
+    label_font = c.font(6.5)
+    placed: list[QRectF] = []
+    for (lx, ly), text in labels:
+        u, v = t.px(lx, ly)
+        w = c.text_width(text, label_font) + c.pt(3)
+        h = c.text_height(label_font)
+        box = QRectF(float(u) - w / 2, float(v) - h / 2, w, h)
+        if not rect.contains(box) or any(box.intersects(o) for o in placed):
+            continue  # a label would hide another one, or stick out of the plot
+        placed.append(box)
+        qp.setPen(Qt.PenStyle.NoPen)
+        qp.setBrush(QBrush(c.color(c.theme.background, 0.7)))
+        qp.drawRect(box)
+        c.text(float(u), float(v), text, label_font, align="center", valign="center")
+
+
+def _bar_label(r) -> str:
+    """What the colour bar measures, in a few words."""
+    if r.algorithm == "novelty" and r.feature == "decision":
+        return "−reconstruction error (shifted)"
+    if r.kind == "novelty" and r.feature == "decision":
+        return "decision value (0: boundary)"
+    if r.feature == "decision":
+        return "decision value"
+    if r.feature == "score":
+        return "novelty score"
+    if isinstance(r.feature, int | np.integer):
+        return f"feature {int(r.feature) + 1}"
+    return ""
 
 
 def _paint_expansion(c: _Canvas, t: Transform, r, settings: dict) -> None:
@@ -868,7 +909,7 @@ def _paint_expansion(c: _Canvas, t: Transform, r, settings: dict) -> None:
 
 
 def _paint_colorbar(
-    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold
+    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold, label: str = ""
 ) -> None:
     qp, theme = c.qp, c.theme
     bar = QRectF(
@@ -900,6 +941,24 @@ def _paint_colorbar(
             valign="center",
         )
     qp.drawPath(path)
+    if label:
+        # Rotated, right of the tick labels (the room _colorbar_room measured); set smaller
+        # rather than cut where the bar is short.
+        # A title longer than the bar, even set smaller, is left out: the plot's own title
+        # says what is drawn.
+        label_font = c.fitted_font(label, 6.5, rect.height())
+        if c.text_width(label, label_font) <= rect.height():
+            widest = max(c.text_width(_superscript(tick_label(float(v), step)), font) for v in tv)
+            x = bar.right() + c.pt(4) + widest + c.pt(2) + c.text_height(label_font)
+            c.text(
+                x,
+                rect.center().y(),
+                label,
+                label_font,
+                align="center",
+                valign="bottom",
+                rotate=-90.0,
+            )
     if threshold is not None and lo < threshold < hi:
         v = bar.bottom() - (threshold - lo) / (hi - lo) * bar.height()
         qp.setPen(c.pen(theme.boundary, 1.6))
@@ -910,7 +969,7 @@ def _paint_colorbar(
 
 
 def _paint_colorbar_below(
-    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold
+    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold, label: str = ""
 ) -> None:
     """A horizontal colour bar under the plot's x axis (its tick labels and title)."""
     qp, theme = c.qp, c.theme
@@ -942,6 +1001,11 @@ def _paint_colorbar_below(
             valign="top",
         )
     qp.drawPath(path)
+    if label:
+        label_font = c.fitted_font(label, 6.5, rect.width())
+        if c.text_width(label, label_font) <= rect.width():
+            y = bar.bottom() + c.pt(2.5) + c.text_height(font)
+            c.text(rect.center().x(), y, label, label_font, align="center", valign="top")
     if threshold is not None and lo < threshold < hi:
         u = bar.left() + (threshold - lo) / (hi - lo) * bar.width()
         qp.setPen(c.pen(theme.boundary, 1.6))
@@ -1375,6 +1439,10 @@ def _panel_aspect(panel: PanelPlan) -> tuple[float, float]:
         return 1.9, 8.0
     if panel.kind == "sweep":
         return 1.35, 8.0
+    if panel.kind == "chart":
+        from .paint_charts import chart_aspect
+
+        return chart_aspect(panel.chart), 8.0
     return 1.5, 8.0
 
 

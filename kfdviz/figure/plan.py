@@ -8,6 +8,7 @@
 - ``"regression"``: a fitted curve over its samples, expansion points circled, an SVR tube;
 - ``"scatter3d"``: points in 3-D (an embedding, or 3-D input) as a software projection;
 - ``"sweep"``: a measure against a swept parameter (one line per pipeline);
+- ``"chart"``: curves or images a paper's figure computes (:mod:`kfdviz.charts`);
 - ``"message"``: a panel whose fit failed, saying why.
 """
 
@@ -41,6 +42,7 @@ class PanelPlan:
     sweep: object | None = None  # SweepResult
     metric: str = ""
     message: str = ""
+    chart: object | None = None  # kfdviz.charts.Chart
 
 
 @dataclass
@@ -161,6 +163,34 @@ def describe_measures(result, role: str | None = None) -> str:
     return " · ".join(parts)
 
 
+def invariance_ratio(result, name: str) -> float | None:
+    """How much the drawn feature changes along a transformation relative to across it.
+
+    At the training points, the median of |∇f·t| / |∇f·n| with t the unit tangent of the
+    transformation ``name`` (about the data's mean) and n its normal, the gradient taken on the
+    drawn grid. Near 0: the level sets follow the transformation; near 1 or above: they do not.
+    """
+    from ..core.tangents import data_spread, tangent_directions
+
+    g = result.grid
+    if g is None or result.X.shape[1] != 2:
+        return None
+    fy, fx = np.gradient(g.values, g.ys, g.xs)
+    X = result.X[~np.asarray(result.test_mask)]
+    D = tangent_directions(X, name, center=X.mean(axis=0), spread=data_spread(X))
+    norm = np.linalg.norm(D, axis=1)
+    keep = norm > 1e-9 * max(float(norm.max(initial=0.0)), 1e-300)
+    if not keep.any():
+        return None
+    t = D[keep] / norm[keep, None]
+    a = np.clip(np.searchsorted(g.xs, X[keep, 0]), 0, g.xs.size - 1)
+    b = np.clip(np.searchsorted(g.ys, X[keep, 1]), 0, g.ys.size - 1)
+    grad = np.column_stack([fx[b, a], fy[b, a]])
+    along = np.abs(np.sum(grad * t, axis=1))
+    across = np.abs(grad[:, 0] * -t[:, 1] + grad[:, 1] * t[:, 0])
+    return float(np.median(along / np.maximum(across, 1e-300)))
+
+
 def _grid_shape(n: int) -> tuple[int, int]:
     if n <= 3:
         return 1, max(n, 1)
@@ -185,8 +215,12 @@ def _histogram_panels(result, title: str, caption: str) -> list[PanelPlan]:
     ]
 
 
-def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
-    """The panels of ``state``'s picture, from its results (FitResult or a failure message)."""
+def plan_figure(state, results, sweep=None, *, titles=None, charts=()) -> FigurePlan:
+    """The panels of ``state``'s picture, from its results (FitResult or a failure message).
+
+    ``charts`` (:class:`kfdviz.charts.Chart`) come first; with the view setting ``charts_only``
+    they are the whole picture.
+    """
     from ..session import VIEW_DEFAULTS
 
     settings = {**VIEW_DEFAULTS, **dict(state.view_settings)}
@@ -213,6 +247,13 @@ def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
             elif state.view == "outputs" and r.histograms is not None:
                 panels.extend(_histogram_panels(r, title, caption))
             elif r.grid is not None and state.view != "embedding":
+                invariance = settings.get("invariance")
+                ratio = invariance_ratio(r, invariance) if invariance else None
+                if ratio is not None:
+                    name = TANGENT_NAMES.get(invariance, invariance)
+                    measures = " · ".join(
+                        m for m in (measures, f"change along {name} / across {ratio:.2g}") if m
+                    )
                 panels.append(PanelPlan("input", title, caption, measures, result=r))
             elif (
                 r.histograms is not None
@@ -274,6 +315,11 @@ def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
                 panels.append(PanelPlan("histogram", title, caption, measures, result=r))
             else:
                 panels.append(PanelPlan("message", title, message="nothing to draw for this fit"))
+    chart_panels = [
+        PanelPlan("chart", ch.title, ch.caption, ch.measures, chart=ch) for ch in charts or ()
+    ]
+    if chart_panels:
+        panels = chart_panels + ([] if settings.get("charts_only") else panels)
     rows, cols = _grid_shape(len(panels))
     note = ""
     if any(p.kind == "scatter3d" for p in panels):

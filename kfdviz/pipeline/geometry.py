@@ -77,6 +77,27 @@ def grid_axes(
     return xs, ys
 
 
+# Grid cells per kernel length scale, and the most grid points along a side that buys.
+CELLS_PER_SCALE = 3.0
+MAX_RESOLUTION = 800
+
+
+def resolution_for_scale(
+    box: tuple[float, float, float, float], resolution: int, scale: float | None
+) -> int:
+    """``resolution``, raised so that a cell is at most a third of the kernel's length ``scale``.
+
+    A Gaussian kernel exp(−‖x−z‖²/c) has details of size √c: a grid coarser than that misses
+    whole regions of its level sets. The raise stops at ``MAX_RESOLUTION`` points along the
+    longer side (finer details are left to :func:`missed_regions`); no scale, no raise.
+    """
+    if scale is None or not np.isfinite(scale) or scale <= 0:
+        return int(resolution)
+    longer = max(box[1] - box[0], box[3] - box[2])
+    needed = int(np.ceil(CELLS_PER_SCALE * longer / scale))
+    return int(max(resolution, min(needed, MAX_RESOLUTION)))
+
+
 def nice_step(span: float, target: int) -> float:
     """A 1-2-2.5-5 x 10^k step giving about ``target`` intervals over ``span``."""
     if not np.isfinite(span) or span <= 0:
@@ -141,6 +162,167 @@ def pack_lines(level: float, pieces: list[np.ndarray]) -> ContourLine:
     longest = max(pieces, key=lambda p: np.sum(np.hypot(*np.diff(p, axis=0).T)))
     mid = longest[len(longest) // 2]
     return ContourLine(level, path, (float(mid[0]), float(mid[1])), len(pieces))
+
+
+def split_pieces(line: ContourLine) -> list[np.ndarray]:
+    """The separate polylines of a packed level set (the inverse of :func:`pack_lines`)."""
+    if line.path.shape[0] == 0:
+        return []
+    gaps = np.flatnonzero(np.isnan(line.path[:, 0]))
+    pieces = (p[np.isfinite(p[:, 0])] for p in np.split(line.path, gaps))
+    return [p for p in pieces if p.shape[0] >= 2]
+
+
+def refine_level_set(
+    xs: np.ndarray,
+    ys: np.ndarray,
+    values: np.ndarray,
+    pieces: list[np.ndarray],
+    points: np.ndarray,
+    point_values: np.ndarray,
+    level: float,
+    evaluate,
+    *,
+    scale: float | None = None,
+    depth: int = 4,
+) -> list[np.ndarray]:
+    """The level set ``pieces`` of a grid, redrawn finer where it misplaces one of ``points``.
+
+    A region smaller than a grid cell (an island of a narrow kernel around one point, or a hole)
+    may hold no grid node, or only part of one cell's corners: the grid's lines then leave the
+    point on the wrong side although the values at the point itself are known. For each such
+    point (the parity of the lines' crossings on a ray up to the grid's top row, whose side the
+    values there tell, disagrees with its value) the lines in the block of 3 x 3 cells around it
+    are traced again on a finer grid: the values inside the block evaluated, those on its edge
+    linear between the grid's nodes as the grid's own lines assume, so the new lines meet the
+    old ones where they cross the block's edge. Blocks never overlap; inside a block the same is
+    done again, ``depth`` times at most (a region of zero size, a point exactly at ``level``,
+    stays unresolved). ``evaluate(P)`` gives the values at the (m, 2) points P; ``scale`` (the
+    kernel's length scale, when it has one) makes the finer step at most a twentieth of it.
+    """
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    values = np.asarray(values, dtype=float)
+    P = np.asarray(points, dtype=float)[:, :2]
+    pv = np.asarray(point_values, dtype=float)
+    nx, ny = xs.size, ys.size
+    pieces = list(pieces)
+    if nx < 2 or ny < 2 or P.shape[0] == 0:
+        return pieces
+    i = np.searchsorted(xs, P[:, 0], side="right") - 1
+    j = np.searchsorted(ys, P[:, 1], side="right") - 1
+    ok = (i >= 0) & (i < nx - 1) & (j >= 0) & (j < ny - 1) & np.isfinite(pv)
+    taken = np.zeros((ny - 1, nx - 1), bool)  # cells already in a refined block
+    # One vectorized pass finds the points drawn on the wrong side; only those are looked at
+    # again (one by one, as the blocks change the lines).
+    idx = np.flatnonzero(ok)
+    top_side = np.interp(P[idx, 0], xs, values[-1]) >= level
+    drawn = top_side ^ (_crossings_above_all(pieces, P[idx]) % 2 == 1)
+    for k in idx[drawn != (pv[idx] >= level)]:
+        a, b = int(i[k]), int(j[k])
+        if taken[b, a]:
+            continue
+        side = bool(pv[k] >= level)
+        top = bool(np.interp(P[k, 0], xs, values[-1]) >= level)
+        if top ^ (_crossings_above(pieces, P[k]) % 2 == 1) == side:
+            continue  # drawn on its own side already
+        a0, a1, b0, b1 = max(a - 1, 0), min(a + 2, nx - 1), max(b - 1, 0), min(b + 2, ny - 1)
+        if taken[b0:b1, a0:a1].any():
+            a0, a1, b0, b1 = a, a + 1, b, b + 1
+        taken[b0:b1, a0:a1] = True
+        cell = max(xs[a + 1] - xs[a], ys[b + 1] - ys[b])
+        sub = 8 if scale is None or scale <= 0 else int(np.clip(np.ceil(20 * cell / scale), 8, 32))
+        fx = np.linspace(xs[a0], xs[a1], (a1 - a0) * sub + 1)
+        fy = np.linspace(ys[b0], ys[b1], (b1 - b0) * sub + 1)
+        z = _block_values(
+            xs[a0 : a1 + 1], ys[b0 : b1 + 1], values[b0 : b1 + 1, a0 : a1 + 1], fx, fy
+        )
+        gx, gy = np.meshgrid(fx[1:-1], fy[1:-1])
+        inner = np.asarray(evaluate(np.column_stack([gx.ravel(), gy.ravel()])), dtype=float)
+        z[1:-1, 1:-1] = inner.reshape(gy.shape)
+        gen = contour_generator(x=fx, y=fy, z=z, line_type=LineType.Separate)
+        new = [np.asarray(p, dtype=float) for p in gen.lines(float(level)) if len(p) >= 2]
+        rect = (fx[0], fx[-1], fy[0], fy[-1])
+        if depth > 1:
+            mine = (P[:, 0] >= rect[0]) & (P[:, 0] <= rect[1])
+            mine &= (P[:, 1] >= rect[2]) & (P[:, 1] <= rect[3])
+            new = refine_level_set(
+                fx, fy, z, new, P[mine], pv[mine], level, evaluate, scale=scale, depth=depth - 1
+            )
+        pieces = _cut_out(pieces, rect) + new
+    return pieces
+
+
+def _block_values(xs, ys, values, fx, fy) -> np.ndarray:
+    """A finer grid over a block whose edge values are linear between the block's nodes."""
+    z = np.empty((fy.size, fx.size))
+    z[0] = np.interp(fx, xs, values[0])
+    z[-1] = np.interp(fx, xs, values[-1])
+    z[:, 0] = np.interp(fy, ys, values[:, 0])
+    z[:, -1] = np.interp(fy, ys, values[:, -1])
+    return z
+
+
+def _crossings_above(pieces: list[np.ndarray], point: np.ndarray) -> int:
+    """How often the polylines ``pieces`` cross the vertical ray up from ``point``."""
+    px, py = float(point[0]), float(point[1])
+    count = 0
+    for p in pieces:
+        x0, y0, x1, y1 = p[:-1, 0], p[:-1, 1], p[1:, 0], p[1:, 1]
+        straddle = (x0 <= px) != (x1 <= px)
+        if not straddle.any():
+            continue
+        t = (px - x0[straddle]) / (x1[straddle] - x0[straddle])
+        count += int(np.sum(y0[straddle] + t * (y1[straddle] - y0[straddle]) > py))
+    return count
+
+
+def _crossings_above_all(pieces: list[np.ndarray], points: np.ndarray) -> np.ndarray:
+    """:func:`_crossings_above` for many points at once (in blocks of segments)."""
+    counts = np.zeros(len(points), dtype=np.int64)
+    if not pieces or len(points) == 0:
+        return counts
+    S = np.concatenate([np.stack([p[:-1], p[1:]], axis=1) for p in pieces])
+    px, py = points[:, 0][:, None], points[:, 1][:, None]
+    step = max(1, 2_000_000 // max(len(points), 1))
+    for start in range(0, S.shape[0], step):
+        x0, y0 = S[start : start + step, 0, 0], S[start : start + step, 0, 1]
+        x1, y1 = S[start : start + step, 1, 0], S[start : start + step, 1, 1]
+        straddle = (x0 <= px) != (x1 <= px)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (px - x0) / (x1 - x0)
+            above = straddle & (y0 + t * (y1 - y0) > py)
+        counts += above.sum(axis=1)
+    return counts
+
+
+def _cut_out(pieces: list[np.ndarray], rect) -> list[np.ndarray]:
+    """``pieces`` without their segments inside the closed rectangle ``rect`` = (x0, x1, y0, y1).
+
+    Grid lines have their vertices on cell edges, so a segment of a cell inside a block of
+    whole cells has both ends in the block, and one of a cell outside at most one.
+    """
+    x0, x1, y0, y1 = rect
+    tol = 1e-9 * max(x1 - x0, y1 - y0)
+    out = []
+    for p in pieces:
+        within = (
+            (p[:, 0] >= x0 - tol)
+            & (p[:, 0] <= x1 + tol)
+            & (p[:, 1] >= y0 - tol)
+            & (p[:, 1] <= y1 + tol)
+        )
+        drop = within[:-1] & within[1:]
+        if not drop.any():
+            out.append(p)
+            continue
+        start = 0
+        for s in np.flatnonzero(drop):
+            if s > start:
+                out.append(p[start : s + 1])
+            start = s + 1
+        if start < len(p) - 1:
+            out.append(p[start:])
+    return out
 
 
 def label_boundaries(

@@ -26,7 +26,11 @@ from .geometry import (
     grid_axes,
     label_boundaries,
     output_histograms,
+    pack_lines,
+    refine_level_set,
+    resolution_for_scale,
     score_boundaries,
+    split_pieces,
 )
 from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
 from .result import FitResult, GridPicture, RegressionCurve, Tangents
@@ -557,7 +561,7 @@ class _Builder:
     def picture(self, feature, outputs, decision, threshold) -> GridPicture:
         r = self.r
         box = tuple(r.grid.box) if r.grid.box is not None else data_box(r.X, r.grid.padding)
-        xs, ys = grid_axes(box, r.grid.resolution)
+        xs, ys = grid_axes(box, resolution_for_scale(box, r.grid.resolution, self.length_scale()))
         values = self.grid_values(feature, xs, ys, (0.45, 0.7))
         self.check()
         self.report(0.72, "Contours")
@@ -593,6 +597,23 @@ class _Builder:
                 # of the levels (the same lines), else traced now.
                 zero = [c for c in lines if c.level == 0.0]
                 boundary = zero[0] if zero else contour_lines(xs, ys, values, [0.0])[0]
+                # Regions smaller than a cell (a narrow kernel's islands) traced on finer blocks.
+                pieces = split_pieces(boundary)
+                refined = refine_level_set(
+                    xs,
+                    ys,
+                    values,
+                    pieces,
+                    r.X,
+                    decision,
+                    0.0,
+                    lambda P: self.values_at("decision", P),
+                    scale=self.length_scale(),
+                )
+                if len(refined) != len(pieces) or any(
+                    a is not b for a, b in zip(refined, pieces, strict=True)
+                ):
+                    boundary = pack_lines(0.0, refined)
             else:
                 dec_values = self.grid_values("decision", xs, ys, (0.75, 0.8))
                 boundary = contour_lines(xs, ys, dec_values, [0.0])[0]
@@ -613,6 +634,13 @@ class _Builder:
             boundary=boundary,
         )
 
+    def length_scale(self) -> float | None:
+        """The Gaussian kernel's length scale sqrt(c), the size of its finest details."""
+        if self.params.get("kernel") != "rbf":
+            return None
+        width = self.params.get("width")
+        return float(np.sqrt(width)) if width is not None and width > 0 else None
+
     def embedding(self, n_feat: int):
         if n_feat == 0 or not hasattr(self.est, "transform") or self.spec.kind == "regressor":
             return None, ()
@@ -622,7 +650,9 @@ class _Builder:
             E = exp.select(np.arange(k)).evaluate(self.r.X, check_cancel=self.check)
         else:
             E = np.atleast_2d(np.asarray(self.est.transform(self.r.X), dtype=float))[:, :k]
-        short = {"Kernel Orthogonal Centroid": "KOC"}.get(self.spec.title, self.spec.title)
+        short = {"Kernel Orthogonal Centroid": "KOC", "Rank-k SVD": "SVD"}.get(
+            self.spec.title, self.spec.title
+        )
         return E, tuple(f"{short} {j + 1}" for j in range(k))
 
     def points3d(self):

@@ -139,7 +139,7 @@ def test_the_default_deck_is_the_papers_figures_in_table_order(window):
     deck = window.presenter.deck()
     assert deck == decks.default_deck()
     assert deck[0] == "okpca-invariance" and deck[-1] == "koc-linear-svm"
-    assert "default" not in deck and len(deck) == 13
+    assert "default" not in deck and len(deck) == len(decks.PAPER_ORDER) == 17
 
 
 def test_deck_edit_save_and_load_round_trip(window, qtbot, tmp_path, settings):

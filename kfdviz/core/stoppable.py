@@ -1,0 +1,265 @@
+"""Solves that a cancel can stop: a cancel check the solvers poll, and a child process for the
+solves that cannot poll it often enough.
+
+The caller (the app's fit pipeline) opens a :func:`cancel_scope` around code that may reach a
+solver, with its cancel ``check``: a plain callable that raises (any exception) once the work is
+to stop. Nothing here knows who raises or why. Inside the scope:
+
+- Solvers with a callback of their own poll the check from it: Clarabel's termination callback
+  (once per interior-point iteration) and HiGHS's simplex and IPM interrupt callbacks (every few
+  simplex iterations). A cancel then stops the solve at its next iteration; what the solver did
+  before its first iteration (HiGHS's presolve, Clarabel's setup) still runs to its end.
+- With ``isolate=True`` (the caller predicts a long solve) the solve runs in a child process
+  instead (:func:`run_isolated`), which is terminated when the check raises: a cancel then takes
+  effect within :data:`POLL_SECONDS` whatever the solver is doing, at the price of starting a
+  process and copying the solve's arrays to it (a few tens of milliseconds).
+
+Children come from a fork server where the platform has one (a clean process that imported the
+solvers once, so that a child starts in milliseconds), else they are spawned; a process that
+runs Qt threads is never forked. The fork server and multiprocessing's resource tracker stay
+until this process ends; every solve's child is joined before :func:`run_isolated` returns.
+
+Without a scope (scripts, notebooks, the command line) every solve runs in the calling thread
+and nothing is polled. No Qt here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+# How often the parent looks at the cancel check while a child solves.
+POLL_SECONDS = 0.02
+# How long a terminated child may take to end before it is killed.
+TERMINATE_SECONDS = 2.0
+# Modules a fork server imports once, so that its children start with the solvers loaded (and
+# with the main module, which multiprocessing's children otherwise import each time).
+PRELOAD = ("__main__", "kfdviz.core.kfd_programs", "clarabel", "highspy")
+
+
+class SolverProcessError(RuntimeError):
+    """The child process of an isolated solve ended without an answer (killed, out of memory)."""
+
+
+@dataclass(frozen=True)
+class SolveControl:
+    """What a solve inside a :func:`cancel_scope` is told: how to stop, and where to run.
+
+    ``check`` raises once the work is to stop; ``isolate`` asks for a child process;
+    ``blas_threads`` is the BLAS thread count the child uses (None: its library's default).
+    """
+
+    check: Callable[[], None]
+    isolate: bool = False
+    blas_threads: int | None = None
+
+
+_CONTROL: ContextVar[SolveControl | None] = ContextVar("kfdviz_solve_control", default=None)
+
+
+@contextmanager
+def cancel_scope(
+    check: Callable[[], None] | None, *, isolate: bool = False, blas_threads: int | None = None
+) -> Iterator[None]:
+    """Let the solves run inside this block be stopped by ``check`` (see the module docstring).
+
+    ``check=None`` opens no scope (everything runs as without one). Scopes are per thread.
+    """
+    if check is None:
+        yield
+        return
+    token = _CONTROL.set(SolveControl(check, bool(isolate), blas_threads))
+    try:
+        yield
+    finally:
+        _CONTROL.reset(token)
+
+
+def current() -> SolveControl | None:
+    """The control of the innermost scope of this thread, or None outside any scope."""
+    return _CONTROL.get()
+
+
+class StopFlag:
+    """The scope's check as a yes/no question a solver callback can ask without raising.
+
+    A callback runs inside the solver's native code; an exception raised there would unwind
+    through it. :meth:`requested` keeps the check's exception, and :meth:`raise_kept` raises it
+    once the solver has returned.
+    """
+
+    def __init__(self, check: Callable[[], None]):
+        self._check = check
+        self.error: BaseException | None = None
+        self.polls = 0  # how often a solver asked (its iterations, for the tests)
+
+    def requested(self) -> bool:
+        self.polls += 1
+        if self.error is None:
+            try:
+                self._check()
+            except BaseException as exc:  # whatever the check raises is the caller's to see
+                self.error = exc
+        return self.error is not None
+
+    def raise_kept(self) -> None:
+        """Raise the check's exception if a :meth:`requested` found it raising."""
+        if self.error is not None:
+            raise self.error
+
+
+def stop_flag() -> StopFlag | None:
+    """A :class:`StopFlag` for the current scope's check, or None outside any scope."""
+    control = current()
+    return None if control is None else StopFlag(control.check)
+
+
+@contextmanager
+def unprofiled() -> Iterator[None]:
+    """Suspend this thread's profile function (``sys.setprofile``) for the block.
+
+    A caller may stop code that knows nothing about cancelling by raising from a profile
+    function at every Python call. Solver callbacks are Python calls made from native code, and
+    the cleanup of a child process must not be cut short; code that polls the cancel check
+    itself runs without the profile function.
+    """
+    previous = sys.getprofile()
+    sys.setprofile(None)
+    try:
+        yield
+    finally:
+        sys.setprofile(previous)
+
+
+# -- the child process ---------------------------------------------------------------------------
+_CONTEXT = None
+
+
+def _context():
+    """A fork server's context where there is one (POSIX), else spawn; never plain fork."""
+    global _CONTEXT
+    if _CONTEXT is None:
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(list(PRELOAD))
+        else:
+            ctx = multiprocessing.get_context("spawn")
+        _CONTEXT = ctx
+    return _CONTEXT
+
+
+def prepare() -> None:
+    """Start the fork server now (if the platform has one), so that it has imported the solvers
+    by the time a solve needs a child. Returns at once; the server loads in the background."""
+    ctx = _context()
+    if ctx.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+def _send(conn, obj) -> None:
+    """Pickle ``obj`` with its arrays' memory sent as raw buffers (no copy into the pickle)."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(obj, protocol=5, buffer_callback=buffers.append)
+    conn.send((len(buffers), [b.raw().nbytes for b in buffers]))
+    conn.send_bytes(head)
+    for b in buffers:
+        conn.send_bytes(b.raw())
+
+
+def _recv(conn):
+    count, sizes = conn.recv()
+    head = conn.recv_bytes()
+    buffers = []
+    for size in sizes[:count]:
+        buf = bytearray(size)  # writable, so that the arrays built on it are
+        conn.recv_bytes_into(buf)
+        buffers.append(buf)
+    return pickle.loads(head, buffers=buffers)
+
+
+def _child(conn) -> None:
+    """The child's whole life: receive a call, make it, send back its value or its exception."""
+    # What a solver prints (HiGHS's banner, once per process) is not the app's output.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:  # no standard output to silence
+        pass
+    try:
+        func, args, kwargs, blas_threads = _recv(conn)
+        if blas_threads is not None:
+            from threadpoolctl import threadpool_limits
+
+            threadpool_limits(limits=blas_threads, user_api="blas")
+        answer = ("value", func(*args, **kwargs))
+    except BaseException as exc:  # the parent re-raises it
+        answer = ("error", exc)
+    try:
+        _send(conn, answer)
+    except Exception as exc:  # the exception itself would not pickle: send its text
+        _send(conn, ("error", SolverProcessError(f"{type(exc).__name__}: {exc}")))
+    finally:
+        conn.close()
+
+
+def run_isolated(func: Callable[..., Any], *args, control: SolveControl, **kwargs) -> Any:
+    """``func(*args, **kwargs)`` in a child process, stopped by ``control.check``.
+
+    ``func`` and its arguments must pickle (``func`` a module-level function); arrays are sent
+    as raw buffers. The check is asked every :data:`POLL_SECONDS`; when it raises, the child is
+    terminated (then killed if it does not end) and joined, and the check's exception
+    propagates. An exception in the child is raised here; a child that dies without an answer
+    raises :class:`SolverProcessError`.
+    """
+    ctx = _context()
+    with unprofiled():
+        here, there = ctx.Pipe(duplex=True)
+        process = ctx.Process(target=_child, args=(there,), name="kfdviz-solver", daemon=True)
+        try:
+            process.start()
+            there.close()
+            control.check()
+            _send(here, (func, args, kwargs, control.blas_threads))
+            while not here.poll(POLL_SECONDS):
+                control.check()
+                if not process.is_alive() and not here.poll(0):
+                    raise SolverProcessError(
+                        f"The solver's process ended without an answer (exit code "
+                        f"{process.exitcode}): it may have run out of memory."
+                    )
+            kind, value = _recv(here)
+        except (EOFError, BrokenPipeError, ConnectionResetError):
+            process.join(TERMINATE_SECONDS)
+            raise SolverProcessError(
+                f"The solver's process ended without an answer (exit code {process.exitcode}): "
+                "it may have run out of memory."
+            ) from None
+        finally:
+            _end(process)
+            here.close()
+    if kind == "error":
+        raise value
+    return value
+
+
+def _end(process) -> None:
+    """Terminate ``process`` if it still runs, kill it if it will not end, and join it."""
+    if process.pid is None:  # never started
+        return
+    if process.is_alive():
+        process.terminate()
+        process.join(TERMINATE_SECONDS)
+        if process.is_alive():
+            process.kill()
+    process.join()
+    process.close()

@@ -262,4 +262,3 @@ def _end(process) -> None:
         if process.is_alive():
             process.kill()
     process.join()
-    process.close()

@@ -219,3 +219,64 @@ def test_a_cancelled_long_program_fit_ends_as_cancelled_with_its_solver_process_
     assert outcome == ["cancelled"]
     assert len(children) == 1 and children[0].exitcode is not None and children[0].exitcode < 0
     assert not multiprocessing.active_children()
+
+
+class _SlowStartingProcess:
+    """Stands in for a child whose start waits (for a fork server still loading)."""
+
+    def __init__(self):
+        self.may_start = threading.Event()
+        self.pid = None
+        self.alive = False
+        self.calls: list[str] = []
+
+    def start(self):
+        self.may_start.wait(30)
+        self.pid, self.alive = 12345, True
+        self.calls.append("start")
+
+    def is_alive(self):
+        return self.alive
+
+    def terminate(self):
+        self.calls.append("terminate")
+        self.alive = False
+
+    def kill(self):
+        self.calls.append("kill")
+        self.alive = False
+
+    def join(self, timeout=None):
+        self.calls.append("join")
+
+
+class _Pipe:
+    closed = False
+
+    def close(self):
+        self.closed = True
+
+
+def test_a_cancel_while_the_child_starts_returns_and_the_child_is_ended_once_started():
+    process, pipe = _SlowStartingProcess(), _Pipe()
+    start = stoppable._Start(process, pipe)
+    check = CountingCheck(stop_at=3)
+    with pytest.raises(Stop):
+        start.wait(check)
+    assert process.calls == []  # still starting: the cancel did not wait for it
+    assert not start.settle()  # not started, so the starting thread ends it
+    process.may_start.set()
+    for thread in threading.enumerate():
+        if thread.name == "kfdviz-solver-start":
+            thread.join(30)
+    assert process.calls[:2] == ["start", "terminate"] and process.calls[-1] == "join"
+    assert not process.alive and pipe.closed
+
+
+def test_a_started_child_is_left_to_the_caller_to_end():
+    process, pipe = _SlowStartingProcess(), _Pipe()
+    process.may_start.set()
+    start = stoppable._Start(process, pipe)
+    start.wait(CountingCheck())
+    assert start.settle()  # the caller ends it
+    assert process.calls == ["start"] and pipe.closed

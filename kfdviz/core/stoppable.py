@@ -25,10 +25,12 @@ and nothing is polled. No Qt here.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import pickle
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -165,24 +167,69 @@ def prepare() -> None:
         forkserver.ensure_running()
 
 
-def _send(conn, obj) -> None:
-    """Pickle ``obj`` with its arrays' memory sent as raw buffers (no copy into the pickle)."""
+def _send(conn, obj, *, shared: bool = False):
+    """Send ``obj`` pickled, its arrays' memory out of band: through the pipe, or with
+    ``shared`` (and at least :data:`SHARED_MIN_BYTES`) through one shared-memory block.
+
+    Returns the block (the sender unlinks it once the receiver is done) or None. A pipe moves
+    64 KiB per switch between the two processes: on a busy machine 50 MB took seconds that way,
+    and a cancel waited for the write; a copy into shared memory takes milliseconds.
+    """
     buffers: list[pickle.PickleBuffer] = []
     head = pickle.dumps(obj, protocol=5, buffer_callback=buffers.append)
-    conn.send((len(buffers), [b.raw().nbytes for b in buffers]))
-    conn.send_bytes(head)
-    for b in buffers:
-        conn.send_bytes(b.raw())
+    raws = [b.raw() for b in buffers]
+    sizes = [r.nbytes for r in raws]
+    if not shared or sum(sizes) < SHARED_MIN_BYTES:
+        conn.send((None, sizes))
+        conn.send_bytes(head)
+        for r in raws:
+            conn.send_bytes(r)
+        return None
+    from multiprocessing import shared_memory
+
+    block = shared_memory.SharedMemory(create=True, size=sum(sizes))
+    try:
+        offset = 0
+        for r in raws:
+            block.buf[offset : offset + r.nbytes] = r
+            offset += r.nbytes
+        conn.send((block.name, sizes))
+        conn.send_bytes(head)
+    except BaseException:
+        _release(block)
+        raise
+    return block
+
+
+def _release(block) -> None:
+    """Unmap and remove a shared-memory block made by :func:`_send`."""
+    if block is not None:
+        block.close()
+        block.unlink()
+
+
+# Arrays at least this large (together) go to the child through shared memory.
+SHARED_MIN_BYTES = 2**20
+# The shared-memory blocks a child has mapped: its arrays view them until the child ends.
+_MAPPED: list = []
 
 
 def _recv(conn):
-    count, sizes = conn.recv()
+    name, sizes = conn.recv()
     head = conn.recv_bytes()
-    buffers = []
-    for size in sizes[:count]:
-        buf = bytearray(size)  # writable, so that the arrays built on it are
-        conn.recv_bytes_into(buf)
-        buffers.append(buf)
+    if name is None:
+        buffers = []
+        for size in sizes:
+            buf = bytearray(size)  # writable, so that the arrays built on it are
+            conn.recv_bytes_into(buf)
+            buffers.append(buf)
+    else:
+        from multiprocessing import shared_memory
+
+        block = shared_memory.SharedMemory(name=name)
+        _MAPPED.append(block)
+        offsets = [0, *itertools.accumulate(sizes)]
+        buffers = [block.buf[a:b] for a, b in itertools.pairwise(offsets)]
     return pickle.loads(head, buffers=buffers)
 
 
@@ -196,18 +243,24 @@ def _child(conn) -> None:
     except OSError:  # no standard output to silence
         pass
     try:
-        func, args, kwargs, blas_threads = _recv(conn)
-        if blas_threads is not None:
-            from threadpoolctl import threadpool_limits
+        try:
+            func, args, kwargs, blas_threads = _recv(conn)
+        except (EOFError, OSError):  # the parent gave up before sending the call
+            return
+        try:
+            if blas_threads is not None:
+                from threadpoolctl import threadpool_limits
 
-            threadpool_limits(limits=blas_threads, user_api="blas")
-        answer = ("value", func(*args, **kwargs))
-    except BaseException as exc:  # the parent re-raises it
-        answer = ("error", exc)
-    try:
-        _send(conn, answer)
-    except Exception as exc:  # the exception itself would not pickle: send its text
-        _send(conn, ("error", SolverProcessError(f"{type(exc).__name__}: {exc}")))
+                threadpool_limits(limits=blas_threads, user_api="blas")
+            answer = ("value", func(*args, **kwargs))
+        except BaseException as exc:  # the parent re-raises it
+            answer = ("error", exc)
+        try:
+            _send(conn, answer)
+        except OSError:  # the parent is no longer listening
+            pass
+        except Exception as exc:  # the answer would not pickle: send the reason as text
+            _send(conn, ("error", SolverProcessError(f"{type(exc).__name__}: {exc}")))
     finally:
         conn.close()
 
@@ -215,21 +268,21 @@ def _child(conn) -> None:
 def run_isolated(func: Callable[..., Any], *args, control: SolveControl, **kwargs) -> Any:
     """``func(*args, **kwargs)`` in a child process, stopped by ``control.check``.
 
-    ``func`` and its arguments must pickle (``func`` a module-level function); arrays are sent
-    as raw buffers. The check is asked every :data:`POLL_SECONDS`; when it raises, the child is
-    terminated (then killed if it does not end) and joined, and the check's exception
-    propagates. An exception in the child is raised here; a child that dies without an answer
-    raises :class:`SolverProcessError`.
+    ``func`` and its arguments must pickle (``func`` a module-level function); arrays go to the
+    child through shared memory. The check is asked every :data:`POLL_SECONDS`; when it raises,
+    the child is terminated (then killed if it does not end) and joined, and the check's
+    exception propagates. An exception in the child is raised here; a child that dies without an
+    answer raises :class:`SolverProcessError`.
     """
     ctx = _context()
+    block = None
     with unprofiled():
         here, there = ctx.Pipe(duplex=True)
         process = ctx.Process(target=_child, args=(there,), name="kfdviz-solver", daemon=True)
+        start = _Start(process, there)
         try:
-            process.start()
-            there.close()
-            control.check()
-            _send(here, (func, args, kwargs, control.blas_threads))
+            start.wait(control.check)
+            block = _send(here, (func, args, kwargs, control.blas_threads), shared=True)
             while not here.poll(POLL_SECONDS):
                 control.check()
                 if not process.is_alive() and not here.poll(0):
@@ -245,11 +298,60 @@ def run_isolated(func: Callable[..., Any], *args, control: SolveControl, **kwarg
                 "it may have run out of memory."
             ) from None
         finally:
-            _end(process)
+            if start.settle():
+                _end(process)
             here.close()
+            _release(block)
     if kind == "error":
         raise value
     return value
+
+
+class _Start:
+    """``process.start()`` on a thread of its own, waited for while a cancel check is asked.
+
+    Starting a child from a fork server waits for the server, which, started moments before,
+    may still be importing the solvers (seconds on a busy machine); nothing can cut that wait
+    short. A cancel meanwhile returns at once, and the starting thread ends the child as soon as
+    it exists.
+    """
+
+    def __init__(self, process, child_end):
+        self.process = process
+        self.child_end = child_end  # the child's end of the pipe, closed here once it has it
+        self.failure: BaseException | None = None
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._abandoned = False
+        threading.Thread(target=self._run, name="kfdviz-solver-start", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            self.process.start()
+        except BaseException as exc:  # raised to the waiting thread
+            self.failure = exc
+        finally:
+            self.child_end.close()
+            with self._lock:
+                self._done.set()
+                abandoned = self._abandoned
+        if abandoned:
+            _end(self.process)
+
+    def wait(self, check: Callable[[], None]) -> None:
+        """Until the child runs, asking ``check`` every POLL_SECONDS; raises what it raises."""
+        check()
+        while not self._done.wait(POLL_SECONDS):
+            check()
+        if self.failure is not None:
+            raise self.failure
+
+    def settle(self) -> bool:
+        """Whether the child has been started, so that the caller ends it; if it has not, the
+        starting thread ends it once started."""
+        with self._lock:
+            self._abandoned = not self._done.is_set()
+            return not self._abandoned
 
 
 def _end(process) -> None:

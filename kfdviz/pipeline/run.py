@@ -97,8 +97,10 @@ def run_fit(
 
     n_train = int(train.sum())
     isolate = cancel is not None and _long_solve(request, spec, y_train)
-    if isolate:
-        stoppable.prepare()  # the child's server loads while the kernel matrix is computed
+    if cancel is not None and spec.key in _PROGRAM_ALGORITHMS:
+        # The server of the solves' child processes starts loading with the first program fit,
+        # however small: starting a child waits for it, and no cancel can cut that wait short.
+        stoppable.prepare()
 
     caught: list[str] = []
     t0 = perf_counter()

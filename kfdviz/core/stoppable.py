@@ -46,9 +46,10 @@ POLL_SECONDS = 0.02
 TERMINATE_SECONDS = 2.0
 # Arrays at least this large (together) go to the child through shared memory, not the pipe.
 SHARED_MIN_BYTES = 2**20
-# Modules a fork server imports once, so that its children start with the solvers loaded (and
-# with the main module, which multiprocessing's children otherwise import each time).
-PRELOAD = ("__main__", "kfdviz.core.kfd_programs", "clarabel", "highspy")
+# Modules a fork server imports once, so that its children start with the solvers loaded.
+# (Each child still runs multiprocessing's import of the main module: nothing for
+# ``python -m kfdviz``, the few imports of kfdviz.cli for the ``kfdviz`` script.)
+PRELOAD = ("kfdviz.core.kfd_programs", "clarabel", "highspy")
 
 
 class SolverProcessError(RuntimeError):

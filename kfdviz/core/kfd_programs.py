@@ -652,7 +652,10 @@ def _dual_simplex(Kxz, y, C, mu, max_iter, rng, *, with_basis=False):
     cost = -np.concatenate([y, [] if C is None else C @ y])  # HiGHS minimizes
     lower = np.concatenate([np.full(n, -1.0), np.full(G, -np.inf)])
     upper = np.concatenate([np.full(n, 1.0), np.full(G, np.inf)])
-    highs = _new_highs(max_iter)
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.setOptionValue("solver", "simplex")
+    highs.setOptionValue("simplex_iteration_limit", int(max_iter))
     # Devex pricing: on these wide, dense programs it took half the time of HiGHS's default.
     highs.setOptionValue("simplex_dual_edge_weight_strategy", 1)
     status = highs.passModel(

@@ -13,11 +13,11 @@ and |xi| - delta/2 beyond. Regularizers: "l2" ||alpha||^2 (eq. 11), "rkhs" ||w||
 - squared + l2/rkhs: an equality-constrained least-squares problem, solved exactly as a linear
   system (Cholesky of the normal equations with a Schur complement for the group constraints; an
   orthogonal least-squares solve when that matrix is singular). No iterations, no tolerances.
-- absolute or epsilon-insensitive + l1 (LSKFD, eq. 14): a linear program, given to scipy's HiGHS
-  (dual simplex) with sparse constraint matrices and alpha split as alpha+ - alpha-. A simplex
-  ends on a vertex, so the removed coefficients are exactly zero. With many more points than
-  centers (eq. 13) the absolute loss goes as its LP dual to HiGHS through highspy, started from
-  the optimal basis of the same program on a part of the points.
+- absolute or epsilon-insensitive + l1 (LSKFD, eq. 14): a linear program, given to HiGHS (dual
+  simplex, through highspy) with a sparse constraint matrix and alpha split as alpha+ - alpha-. A
+  simplex ends on a vertex, so the removed coefficients are exactly zero. With many more points
+  than centers (eq. 13) the absolute loss goes as its LP dual, started from the optimal basis of
+  the same program on a part of the points.
 - every other combination (SKFD: squared + l1, eq. 12; Huber; a linear loss with a quadratic
   regularizer): a convex QP with a diagonal Hessian, given to Clarabel, a maintained interior-point
   solver. For squared loss the n residual rows are first folded into at most m + 1 rows by a QR
@@ -27,6 +27,10 @@ and |xi| - delta/2 beyond. Regularizers: "l2" ||alpha||^2 (eq. 11), "rkhs" ||w||
   ``solver="lasso"`` hands it to scikit-learn's coordinate descent (kept for comparison; on the
   strongly correlated columns of a wide Gaussian kernel coordinate descent needs very many sweeps
   to reach the accuracy of the interior point).
+
+Inside a cancel scope (core/stoppable.py) HiGHS and Clarabel poll the scope's cancel check at
+every iteration, and a solve the caller predicts long runs whole in a child process that a
+cancel terminates.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-from scipy.optimize import linprog
+
+from . import stoppable
 
 from .eigen import extreme_eigenvalues, symmetric_eigh
 
@@ -237,7 +242,30 @@ def solve_kfd_program(
     ``max_iter``/``tol`` bound the iterative solvers (coordinate descent sweeps and its duality-gap
     tolerance relative to ||y||^2, HiGHS iterations); the closed form ignores them.
     Raises ProgramError (a ValueError) when the program is infeasible or a solver fails.
+
+    Inside a :func:`kfdviz.core.stoppable.cancel_scope` the solvers poll its cancel check, whose
+    exception then propagates; with ``isolate`` the whole solve runs in a child process.
     """
+    control = stoppable.current()
+    if control is not None and control.isolate:
+        # The child has no scope: it solves in its own thread, and a cancel terminates it.
+        return stoppable.run_isolated(
+            solve_kfd_program,
+            Kxz,
+            targets,
+            control=control,
+            loss=loss,
+            regularizer=regularizer,
+            mu=mu,
+            Kzz=Kzz,
+            groups=groups,
+            epsilon=epsilon,
+            huber_delta=huber_delta,
+            zero_tol=zero_tol,
+            max_iter=max_iter,
+            tol=tol,
+            solver=solver,
+        )
     Kxz, y, Kzz, label_index = _check_inputs(
         Kxz,
         targets,
@@ -599,11 +627,11 @@ def _solve_lp_dual(Kxz, y, C, mu, max_iter):
                                -1 <= u <= 1,  v free            (v: one per zero-mean group)
 
     has m + 1 ranged rows and n box-bounded columns. alpha and b are the duals of its rows, and
-    at the simplex's vertex alpha is exactly sparse. It goes to HiGHS through highspy rather than
-    scipy's linprog for two things linprog lacks: ranged rows (m + 1 rows, not 2m + 1) and a
-    starting basis (see :func:`_start_from_pilot`). On 20 000 points over 300 centers, one BLAS
-    thread, the solve took 16 to 27 s through linprog (devex), 9 s with ranged rows and about 4 s
-    from the pilot's basis; the optimum is the same, as the tests check.
+    at the simplex's vertex alpha is exactly sparse. HiGHS takes it with ranged rows (m + 1 rows,
+    not 2m + 1) and a starting basis (see :func:`_start_from_pilot`). On 20 000 points over 300
+    centers, one BLAS thread, the solve took 16 to 27 s with 2m + 1 one-sided rows from HiGHS's
+    own start (devex), 9 s with ranged rows and about 4 s from the pilot's basis; the optimum is
+    the same, as the tests check.
     """
     rng = np.random.default_rng(0)  # a deterministic pilot: the same fit for the same data
     alpha, b, _ = _dual_simplex(Kxz, y, C, mu, max_iter, rng)
@@ -681,7 +709,7 @@ def _dual_simplex(Kxz, y, C, mu, max_iter, rng, *, with_basis=False):
         raise _fail("LP", "numerical", "HiGHS refused the program")
     if n > max(PILOT_MIN_ROWS, 4 * m):
         _start_from_pilot(highs, Kxz, y, C, mu, max_iter, rng)
-    highs.run()
+    _run_highs(highs)
     model_status = highs.getModelStatus()
     if model_status != highspy.HighsModelStatus.kOptimal:
         # The dual unbounded is the primal infeasible (zero-mean rows that cannot hold), and so on.
@@ -741,23 +769,90 @@ def _start_from_pilot(highs, Kxz, y, C, mu, max_iter, rng):
 
 
 def _solve_lp_primal(Kxz, y, C, mu, loss, epsilon, max_iter):
-    # scipy's linprog with HiGHS: LSKFD (14) is a plain LP, and HiGHS's simplex returns a vertex,
-    # i.e. the exactly sparse alpha the paper is after.
+    # LSKFD (14) is a plain LP, and HiGHS's dual simplex returns a vertex, i.e. the exactly sparse
+    # alpha the paper is after (and was faster than the IPM with crossover here). Through highspy
+    # rather than scipy's linprog, so that a cancel can interrupt the simplex (_run_highs).
+    import highspy
+
     prog = _build_program(Kxz, y, C, mu, loss, "l1", None, epsilon, 1.0)
-    res = linprog(
+    A = prog.A.tocsc()
+    n_row, n_col = A.shape
+    highs = _new_highs(max_iter)
+    highs.setOptionValue("simplex_strategy", 1)  # dual simplex
+    # HiGHS's presolve finds nothing to remove from these dense programs and took 13 s of a
+    # 56 s solve on 1500 points (then 8 s more before the first simplex iteration, during which
+    # no interrupt is asked); without it the same 5428 iterations reached the same optimum in
+    # 33 s, the first interrupt question after 1.6 s.
+    highs.setOptionValue("presolve", "off")
+    status = highs.passModel(
+        n_col,
+        n_row,
+        A.nnz,
+        1,  # column-wise matrix
+        1,  # minimize
+        0.0,
         prog.cost,
-        A_eq=prog.A,
-        b_eq=prog.rhs,
-        bounds=np.column_stack([prog.lower, prog.upper]),
-        # Dual simplex: a vertex (exact zeros), and faster than the IPM with crossover here.
-        method="highs-ds",
-        options={"maxiter": int(max_iter)},
+        prog.lower,
+        prog.upper,
+        prog.rhs,
+        prog.rhs,
+        A.indptr.astype(np.int32),
+        A.indices.astype(np.int32),
+        A.data,
+        np.zeros(n_col, dtype=np.int32),
     )
-    if res.status != 0:
-        reason = {1: "iterations", 2: "infeasible", 3: "unbounded"}.get(res.status, "numerical")
-        raise _fail("LP", reason, res.message)
-    alpha, b = _unpack(res.x, prog)
+    if status == highspy.HighsStatus.kError:
+        raise _fail("LP", "numerical", "HiGHS refused the program")
+    _run_highs(highs)
+    model_status = highs.getModelStatus()
+    if model_status != highspy.HighsModelStatus.kOptimal:
+        reason = {
+            highspy.HighsModelStatus.kIterationLimit: "iterations",
+            highspy.HighsModelStatus.kInfeasible: "infeasible",
+            highspy.HighsModelStatus.kUnbounded: "unbounded",
+            highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible",
+        }.get(model_status, "numerical")
+        raise _fail("LP", reason, highs.modelStatusToString(model_status))
+    alpha, b = _unpack(np.asarray(highs.getSolution().col_value, dtype=float), prog)
     return alpha, b, "highs-lp", "optimal", []
+
+
+def _new_highs(max_iter):
+    """A quiet HiGHS instance that solves by the simplex method within ``max_iter`` iterations."""
+    import highspy
+
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.setOptionValue("solver", "simplex")
+    highs.setOptionValue("simplex_iteration_limit", int(max_iter))
+    return highs
+
+
+def _run_highs(highs) -> None:
+    """``highs.run()``; inside a cancel scope, interrupted when the scope's check raises.
+
+    HiGHS asks its interrupt callbacks every few simplex iterations (a few milliseconds apart on
+    these programs); its presolve and the first factorization come before the first question.
+    The check's exception is raised once HiGHS has returned.
+    """
+    flag = stoppable.stop_flag()
+    if flag is None:
+        highs.run()
+        return
+
+    def poll(event) -> None:
+        if flag.requested():
+            event.interrupt()
+
+    with stoppable.unprofiled():
+        highs.cbSimplexInterrupt += poll
+        highs.cbIpmInterrupt += poll
+        try:
+            highs.run()
+        finally:
+            highs.cbSimplexInterrupt -= poll
+            highs.cbIpmInterrupt -= poll
+    flag.raise_kept()
 
 
 def _solve_qp(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_iter, zero_tol):
@@ -798,7 +893,15 @@ def _clarabel_qp(prog: _Program, max_iter: int) -> tuple[np.ndarray, float, str]
     solver = clarabel.DefaultSolver(
         sp.diags(prog.hess).tocsc(), prog.cost, A_all, b_all, cones, settings
     )
-    sol = solver.solve()
+    flag = stoppable.stop_flag()
+    if flag is None:
+        sol = solver.solve()
+    else:
+        # Asked once per interior-point iteration; True stops the solve.
+        solver.set_termination_callback(lambda _info: flag.requested())
+        with stoppable.unprofiled():
+            sol = solver.solve()
+        flag.raise_kept()
     status = sol.status
     if status == clarabel.SolverStatus.Solved:
         return (*_unpack(np.asarray(sol.x, dtype=float), prog), "optimal")

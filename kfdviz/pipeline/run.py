@@ -16,6 +16,7 @@ from time import perf_counter
 
 import numpy as np
 
+from ..core import stoppable
 from ..estimators import registry
 from . import cost
 from .advice import fit_advice
@@ -47,6 +48,14 @@ _ZERO = 1e-8
 SMALL_PROBLEM = 1000
 # Up to this many training points the diagnostics include the kernel matrix's spectrum.
 SPECTRUM_POINTS = 800
+# A mathematical program predicted (cost.py) to take longer than this is solved in a child
+# process that a cancel terminates (core/stoppable.py); quicker ones are solved in the fit
+# thread, where the solvers poll the cancel at each iteration. The cost model's program times
+# are crude (their iteration counts depend on the data), and starting the child costs a few tens
+# of milliseconds, so the line is drawn low: what may be long is isolated.
+ISOLATE_SECONDS = 0.03
+# The algorithms whose fit solves a mathematical program (core/kfd_programs.py).
+_PROGRAM_ALGORITHMS = frozenset({"kfd-qp", "kfd-sparse", "kfd-lp", "kfd-regression"})
 
 _KIND_ERROR_NAME = {"classifier": "error", "novelty": "outliers", "regressor": "RMSE"}
 
@@ -60,8 +69,9 @@ def run_fit(
     """Fit ``request.algorithm`` on the request's training points and compute every picture.
 
     ``cancel`` is a callable (or an Event-like object) answering whether to stop; it is checked
-    between stages, between grid chunks and at every Python-level call inside the estimator's
-    ``fit``; a cancelled fit raises :class:`FitCancelled`. ``progress(fraction, message)`` is
+    between stages, between grid chunks, at every Python-level call inside the estimator's
+    ``fit`` and at every iteration of a solver, and a long solve runs in a child process that it
+    terminates (core/stoppable.py); a cancelled fit raises :class:`FitCancelled`. ``progress(fraction, message)`` is
     called as stages finish. A fit that cannot be done raises :class:`FitError` with the
     parameter to blame (``param``) when there is one.
     """
@@ -91,13 +101,27 @@ def run_fit(
         else _unhooked
     )
 
+    n_train = int(train.sum())
+    isolate = cancel is not None and _long_solve(request, spec, y_train)
+    if cancel is not None and spec.key in _PROGRAM_ALGORITHMS:
+        # The server of the solves' child processes starts loading with the first program fit,
+        # however small: starting a child waits for it, and no cancel can cut that wait short.
+        stoppable.prepare()
+
     caught: list[str] = []
     t0 = perf_counter()
-    with blas_threads(int(train.sum())), warnings.catch_warnings(record=True) as records:
+    with blas_threads(n_train), warnings.catch_warnings(record=True) as records:
         for category in (UserWarning, FutureWarning, DeprecationWarning):
             warnings.simplefilter("always", category)
         try:
-            with hooked(check):
+            with (
+                hooked(check),
+                stoppable.cancel_scope(
+                    check if cancel is not None else None,
+                    isolate=isolate,
+                    blas_threads=blas_limit(n_train),
+                ),
+            ):
                 _fit(estimator, spec, X[train], y_train, check)
         except (FitCancelled, FitError):
             raise
@@ -146,6 +170,30 @@ def _surely_quick(request: FitRequest, spec, y_train) -> bool:
         return False
 
 
+def _long_solve(request: FitRequest, spec, y_train) -> bool:
+    """Whether the fit solves a mathematical program whose solve cost.py predicts to take longer
+    than :data:`ISOLATE_SECONDS`."""
+    if spec.key not in _PROGRAM_ALGORITHMS:
+        return False
+    classes = 2
+    if y_train is not None and spec.kind != "regressor":
+        classes = int(np.unique(y_train).size)
+    try:
+        # A regression program is counted as the classifier's program of the same size.
+        predicted = cost.estimate(
+            spec.key if spec.kind != "regressor" else "kfd-qp",
+            spec.full_params(dict(request.params)),
+            int((~request.test_mask).sum()),
+            request.X.shape[1],
+            classes=classes,
+            resolution=0,
+            spectrum=False,
+        )
+    except (TypeError, ValueError):  # parameters the prediction cannot read: isolate
+        return True
+    return predicted.parts["linear algebra"] > ISOLATE_SECONDS
+
+
 @contextmanager
 def _unhooked(_check):
     yield
@@ -167,6 +215,14 @@ def idle_cores() -> int:
     return max(1, min(cores, int(cores - load + 0.5)))
 
 
+def blas_limit(n_points: int) -> int:
+    """The BLAS threads a fit on ``n_points`` training points gets (:func:`blas_threads`)."""
+    forced = os.environ.get("KFDVIZ_BLAS_THREADS")
+    if forced and forced.isdigit():
+        return int(forced)
+    return 1 if n_points < SMALL_PROBLEM else idle_cores()
+
+
 @contextmanager
 def blas_threads(n_points: int):
     """One BLAS thread for small problems; for large ones, as many as there are idle cores.
@@ -175,10 +231,7 @@ def blas_threads(n_points: int):
     the fitting thread does linear algebra, so that is what we want.
     """
     global _CONTROLLER
-    forced = os.environ.get("KFDVIZ_BLAS_THREADS")
-    limit = int(forced) if forced and forced.isdigit() else None
-    if limit is None:
-        limit = 1 if n_points < SMALL_PROBLEM else idle_cores()
+    limit = blas_limit(n_points)
     try:
         if _CONTROLLER is None:
             from threadpoolctl import ThreadpoolController

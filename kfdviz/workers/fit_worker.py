@@ -5,7 +5,17 @@ request still pending or running for the same slot (the main view and each compa
 slots) and queues the new one; the thread skips requests cancelled before they start. Every
 request ends in exactly one ``outcome`` emission (a ``FitResult`` or a ``FitFailure``), delivered
 on the GUI thread; ``is_current`` tells whether it is still the latest for its slot, so stale
-pictures are dropped. ``shutdown`` cancels everything and joins the thread.
+pictures are dropped. ``shutdown`` cancels everything and joins the thread: a cancel stops a
+fit at its next Python call or solver iteration, and a long solve's child process is terminated
+(pipeline/run.py, core/stoppable.py), so the thread ends within a fraction of a second.
+
+The thread hands an outcome to the GUI thread once, as one queued call; there the worker
+updates its bookkeeping (``is_busy``, ``is_current``) and emits ``outcome`` to every receiver
+within that same call. Receivers and anyone polling ``is_busy`` between events therefore never
+see a worker that has finished a request whose outcome they have not yet received: with one
+queued call per receiver, the GUI thread could run the worker's bookkeeping, return to its event
+loop and report "idle" before the window had drawn the outcome (the window's ``is_settled``
+then answered True over the previous picture).
 
 ``submit(request, follow=True)`` queues the request behind the slot's fit instead: a fit that has
 started runs to its end and its picture stays current (it is drawn), a request of the slot not
@@ -41,6 +51,7 @@ class FitWorker(QObject):
     outcome = Signal(object)  # FitResult | FitFailure, on the GUI thread
     progress = Signal(str, int, float, str)  # slot, request id, fraction 0..1, message
     busy_changed = Signal(bool)
+    _finished = Signal(object)  # from the fit thread to _deliver, queued to the GUI thread
 
     def __init__(self, parent: QObject | None = None, *, run=run_fit):
         super().__init__(parent)
@@ -56,7 +67,7 @@ class FitWorker(QObject):
         self._followed: dict[int, str] = {}
         self._closed = False
         self._busy = False
-        self.outcome.connect(self._on_outcome)
+        self._finished.connect(self._deliver)
         self._thread = threading.Thread(target=self._loop, name="kfdviz-fit-worker", daemon=True)
         self._thread.start()
 
@@ -134,7 +145,7 @@ class FitWorker(QObject):
                 self._tokens.pop(request.request_id, None)
             if self._closed:
                 continue
-            self.outcome.emit(outcome)
+            self._finished.emit(outcome)
 
     def _execute(self, request: FitRequest, token: CancelToken | None):
         rid, slot = request.request_id, request.slot
@@ -164,11 +175,13 @@ class FitWorker(QObject):
             )
 
     # -- bookkeeping on the GUI thread ------------------------------------------------------
-    def _on_outcome(self, outcome) -> None:
+    def _deliver(self, outcome) -> None:
+        """The bookkeeping of a finished request and its ``outcome`` emission, as one step."""
         rid = outcome.request_id
         self._pending.discard(rid)
         # Outcomes arrive in order: a followed request older than this one is done.
         self._followed = {r: s for r, s in self._followed.items() if r >= rid}
+        self.outcome.emit(outcome)
         if not self._pending:
             self._set_busy(False)
 

@@ -819,10 +819,7 @@ def _solve_lp_primal(Kxz, y, C, mu, loss, epsilon, max_iter):
 
 def _new_highs(max_iter):
     """A quiet HiGHS instance that solves by the simplex method within ``max_iter`` iterations."""
-    import highspy
-
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
+    highs = _quiet_highs()
     highs.setOptionValue("solver", "simplex")
     highs.setOptionValue("simplex_iteration_limit", int(max_iter))
     return highs

@@ -94,17 +94,17 @@ def test_shutdown_during_a_long_solve_joins_the_thread_and_ends_the_process(qtbo
 def test_closing_the_window_during_a_long_sparse_fit_leaves_no_thread_or_process(qtbot, settings):
     w = make_window(qtbot, settings)
     press_key(qtbot, w, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)  # live off
-    assert not w.live
-    panel = w.data_panel
+    assert not w.fit.live
+    panel = w.workspace.data_panel
     panel.generator.setCurrentIndex(panel.generator.findData("moons"))
     panel.n_samples.setValue(1500)
     panel.generate.click()
-    combo = w.algorithm_panel.combo
+    combo = w.workspace.algorithm_panel.combo
     combo.setCurrentIndex(combo.findData("kfd-sparse"))
-    w.large_data.approved = True  # this long fit is wanted: no cost banner first
+    w.fit.large_data.approved = True  # this long fit is wanted: no cost banner first
     press_key(qtbot, w, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     child = _solver_child(qtbot)
-    thread = w.worker.thread
+    thread = w.fit.worker.thread
     w.close()
     assert not thread.is_alive(), "closing the window must stop the fit thread"
     assert _ended_by_a_signal(child)

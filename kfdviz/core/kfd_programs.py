@@ -44,7 +44,6 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from . import stoppable
-
 from .eigen import extreme_eigenvalues, symmetric_eigh
 
 LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")

@@ -11,17 +11,20 @@ far fewer non-zero coefficients than samples, as with relevance vector machines.
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Hidden, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.kfd_programs import LOSSES, REGULARIZERS, solve_kfd_program
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from .kfd import PROGRAM_COST
+from .spec import CENTERS, KERNEL_PARAMS, N_CENTERS, AlgorithmSpec, Kind, ParamSpec, mu_param
 
 
 class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator):
@@ -37,9 +40,10 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         ||alpha||_1 (sparse), ||alpha||^2, or ||w||^2 = alpha' K alpha.
     loss : {"squared", "absolute", "epsilon-insensitive", "huber"}
         Loss on the residuals xi (NIPS 2000, Table 1).
-    zero_mean_constraint : bool
+    zero_mean_constraints : bool
         Require the residuals to sum to zero (NIPS 2000's (4b) with one class). With squared
-        loss the optimal offset satisfies it anyway.
+        loss the optimal offset satisfies it anyway. The same name as the classifier's
+        (:class:`KernelFisherDiscriminant`), which has one such constraint per class.
     epsilon : float
         Half-width of the insensitive band of the epsilon-insensitive loss.
     huber_delta : float
@@ -50,6 +54,8 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         How the expansion points are picked when ``n_centers`` is set.
     random_state : int, RandomState or None
         Seeds the choice of centers.
+    zero_mean_constraint : bool
+        Deprecated name of ``zero_mean_constraints``; when given it wins, with a FutureWarning.
 
     Attributes
     ----------
@@ -70,7 +76,8 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         "mu": [Interval(Real, 0.0, None, closed="left")],
         "regularizer": [StrOptions(set(REGULARIZERS))],
         "loss": [StrOptions(set(LOSSES))],
-        "zero_mean_constraint": ["boolean"],
+        "zero_mean_constraints": ["boolean"],
+        "zero_mean_constraint": ["boolean", Hidden(StrOptions({"deprecated"}))],
         "epsilon": [Interval(Real, 0.0, None, closed="left")],
         "huber_delta": [Interval(Real, 0.0, None, closed="neither")],
         "n_centers": [Interval(Integral, 1, None, closed="left"), None],
@@ -87,12 +94,13 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         mu=0.01,
         regularizer="l1",
         loss="squared",
-        zero_mean_constraint=True,
+        zero_mean_constraints=True,
         epsilon=0.1,
         huber_delta=1.0,
         n_centers=None,
         centers="random",
         random_state=None,
+        zero_mean_constraint="deprecated",
     ):
         self.kernel = kernel
         self.width = width
@@ -101,12 +109,13 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         self.mu = mu
         self.regularizer = regularizer
         self.loss = loss
-        self.zero_mean_constraint = zero_mean_constraint
+        self.zero_mean_constraints = zero_mean_constraints
         self.epsilon = epsilon
         self.huber_delta = huber_delta
         self.n_centers = n_centers
         self.centers = centers
         self.random_state = random_state
+        self.zero_mean_constraint = zero_mean_constraint
 
     def fit(self, X, y):
         self._validate_params()
@@ -119,7 +128,7 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         Kzz = None
         if self.regularizer == "rkhs":
             Kzz = Kxz[index] if index is not None else kern(Z, Z)
-        groups = np.zeros(X.shape[0], dtype=int) if self.zero_mean_constraint else None
+        groups = np.zeros(X.shape[0], dtype=int) if self._zero_mean() else None
         sol = solve_kfd_program(
             Kxz,
             y,
@@ -145,79 +154,75 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         self.fit_warnings_ = sol.warnings
         return self
 
+    def _zero_mean(self) -> bool:
+        """``zero_mean_constraints``, or the old keyword's value (with a FutureWarning) when a
+        caller still passes ``zero_mean_constraint``."""
+        if isinstance(self.zero_mean_constraint, str):
+            return bool(self.zero_mean_constraints)
+        warnings.warn(
+            "KernelFisherRegressor's zero_mean_constraint is now called zero_mean_constraints "
+            "(as KernelFisherDiscriminant's); the old name will be removed in a later release: "
+            f"pass zero_mean_constraints={self.zero_mean_constraint!r} instead.",
+            FutureWarning,
+            stacklevel=3,
+        )
+        return bool(self.zero_mean_constraint)
+
     def predict(self, X):
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)
         return self.expansion_.evaluate(X)[:, 0]
 
 
-def _algorithm_specs():
-    # Imported here: the registry imports this module at its end to collect these specs.
-    from . import registry as reg
-
-    spec = reg.AlgorithmSpec(
-        "kfd-regression",
-        "KFD regression",
-        "regressor",
-        "kfdviz.estimators.regression:KernelFisherRegressor",
-        (
-            *reg.KERNEL_PARAMS,
-            reg.ParamSpec(
-                "mu",
-                "float",
-                0.01,
-                1e-6,
-                1e2,
-                log=True,
-                label="μ",
-                tooltip="Weight C of the regularizer (NIPS 2000, Fig. 3 uses 0.01 and 0.1).",
-            ),
-            reg.ParamSpec(
-                "regularizer",
-                "choice",
-                "l1",
-                choices=REGULARIZERS,
-                label="Regularizer",
-                tooltip="||α||₁ (sparse), ||α||², or ||w||² = α'Kα.",
-            ),
-            reg.ParamSpec(
-                "loss",
-                "choice",
-                "squared",
-                choices=LOSSES,
-                label="Loss",
-                tooltip="Loss on the residuals ξ (NIPS 2000, Table 1).",
-            ),
-            reg.ParamSpec(
-                "epsilon",
-                "float",
-                0.1,
-                1e-4,
-                10.0,
-                log=True,
-                label="ε",
-                tooltip="Half-width of the ε-insensitive band.",
-                visible_when={"loss": ("epsilon-insensitive",)},
-            ),
-            reg.ParamSpec(
-                "huber_delta",
-                "float",
-                1.0,
-                1e-3,
-                10.0,
-                log=True,
-                label="Huber δ",
-                tooltip="Where Huber's loss turns from quadratic to linear.",
-                visible_when={"loss": ("huber",)},
-            ),
-            reg.N_CENTERS,
-            reg.CENTERS,
+# -- what the window and the pipeline know of this estimator ------------------------------------
+SPEC = AlgorithmSpec(
+    "kfd-regression",
+    "KFD regression",
+    Kind.REGRESSOR,
+    KernelFisherRegressor,
+    (
+        *KERNEL_PARAMS,
+        mu_param(
+            0.01, "Weight C of the regularizer (NIPS 2000, Fig. 3 uses 0.01 and 0.1).", low=1e-6
         ),
-        description="min L(ξ) + μ Ω(α) s.t. Kα + 1b = y − ξ, 1'ξ = 0 (NIPS 2000, Fig. 3).",
-    )
-    # Registered here too, for when this module is imported before the registry (idempotent).
-    reg.register(spec)
-    return (spec,)
-
-
-ALGORITHM_SPECS = _algorithm_specs()
+        ParamSpec(
+            "regularizer",
+            choices=REGULARIZERS,
+            default="l1",
+            label="Regularizer",
+            tooltip="||α||₁ (sparse), ||α||², or ||w||² = α'Kα.",
+        ),
+        ParamSpec(
+            "loss",
+            choices=LOSSES,
+            default="squared",
+            label="Loss",
+            tooltip="Loss on the residuals ξ (NIPS 2000, Table 1).",
+        ),
+        ParamSpec(
+            "epsilon",
+            default=0.1,
+            low=1e-4,
+            high=10.0,
+            log=True,
+            label="ε",
+            tooltip="Half-width of the ε-insensitive band.",
+            visible_when={"loss": ("epsilon-insensitive",)},
+        ),
+        ParamSpec(
+            "huber_delta",
+            default=1.0,
+            low=1e-3,
+            high=10.0,
+            log=True,
+            label="Huber δ",
+            tooltip="Where Huber's loss turns from quadratic to linear.",
+            visible_when={"loss": ("huber",)},
+        ),
+        N_CENTERS,
+        CENTERS,
+    ),
+    cost=PROGRAM_COST,
+    subset_expansion=True,
+    description="min L(ξ) + μ Ω(α) s.t. Kα + 1b = y − ξ, 1'ξ = 0 (NIPS 2000, Fig. 3).",
+)

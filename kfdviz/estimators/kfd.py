@@ -136,6 +136,12 @@ class KernelFisherDiscriminant(
         self.random_state = random_state
 
     # -- fitting ------------------------------------------------------------------------------
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # The mathematical programs and the greedy selection separate two classes only.
+        tags.classifier_tags.multi_class = self.formulation in ("rayleigh", "eigen")
+        return tags
+
     def fit(self, X, y):
         self._validate_params()
         X, y = self._check_X_y(X, y)
@@ -156,8 +162,9 @@ class KernelFisherDiscriminant(
             )
         if n_classes > 2 and self.formulation not in ("rayleigh", "eigen"):
             raise ValueError(
-                f"formulation={self.formulation!r} is a two-class program; with {n_classes} "
-                "classes use formulation='rayleigh' (one-vs-rest / GDA)."
+                f"Only binary classification is supported: formulation={self.formulation!r} is "
+                f"a two-class program; with {n_classes} classes use formulation='rayleigh' "
+                "(one-vs-rest / GDA)."
             )
         kern = self._make_kernel()
         self._tangent_names = tangents.check_tangents(self.tangents, X.shape[1])

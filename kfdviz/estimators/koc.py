@@ -79,23 +79,25 @@ def _koc_work(p: Problem) -> Work:
     return expansion_over_all_points(p, 2.0 * n * n * r + 4.0 * n * r * r)
 
 
-SPEC = AlgorithmSpec(
-    "koc",
-    "Kernel Orthogonal Centroid",
-    Kind.EMBEDDING,
-    KernelOrthogonalCentroid,
-    (
-        *KERNEL_PARAMS,
-        ParamSpec(
-            "algorithm",
-            choices=KOC_ALGORITHMS,
-            default="cholesky",
-            label="Algorithm",
-            tooltip="Park & Park Algorithm 2 (Cholesky of M'KM) or 3 "
-            "(modified Gram-Schmidt); both give the same embedding.",
+SPECS = (
+    AlgorithmSpec(
+        "koc",
+        "Kernel Orthogonal Centroid",
+        Kind.EMBEDDING,
+        KernelOrthogonalCentroid,
+        (
+            *KERNEL_PARAMS,
+            ParamSpec(
+                "algorithm",
+                choices=KOC_ALGORITHMS,
+                default="cholesky",
+                label="Algorithm",
+                tooltip="Park & Park Algorithm 2 (Cholesky of M'KM) or 3 "
+                "(modified Gram-Schmidt); both give the same embedding.",
+            ),
         ),
+        cost=CostModel(_koc_work),
+        min_classes=2,
+        description="Orthonormal basis of the class centroids in feature space (Park & Park).",
     ),
-    cost=CostModel(_koc_work),
-    min_classes=2,
-    description="Orthonormal basis of the class centroids in feature space (Park & Park).",
 )

@@ -118,32 +118,34 @@ def _novelty_work(p: Problem) -> Work:
     return Work(work.kernel_values + p.grid_points * p.n, work.flops, work.peak_bytes, work.centers)
 
 
-SPEC = AlgorithmSpec(
-    "novelty",
-    "KPCA novelty detection",
-    Kind.NOVELTY,
-    KernelPCANoveltyDetector,
-    (
-        ParamSpec(
-            "n_components",
-            default=40,
-            low=1,
-            high=200,
-            label="q",
-            tooltip="Number of principal components spanning the subspace (Hoffmann's q).",
+SPECS = (
+    AlgorithmSpec(
+        "novelty",
+        "KPCA novelty detection",
+        Kind.NOVELTY,
+        KernelPCANoveltyDetector,
+        (
+            ParamSpec(
+                "n_components",
+                default=40,
+                low=1,
+                high=200,
+                label="q",
+                tooltip="Number of principal components spanning the subspace (Hoffmann's q).",
+            ),
+            *KERNEL_PARAMS,
+            ParamSpec(
+                "contamination",
+                default=0.1,
+                low=0.001,
+                high=0.5,
+                log=True,
+                label="Contamination",
+                tooltip="Fraction of training points left outside the decision boundary.",
+            ),
         ),
-        *KERNEL_PARAMS,
-        ParamSpec(
-            "contamination",
-            default=0.1,
-            low=0.001,
-            high=0.5,
-            log=True,
-            label="Contamination",
-            tooltip="Fraction of training points left outside the decision boundary.",
-        ),
+        cost=CostModel(_novelty_work),
+        score_label="novelty score (−reconstruction error)",
+        description="Squared distance to the principal subspace in feature space (Hoffmann 2007).",
     ),
-    cost=CostModel(_novelty_work),
-    score_label="novelty score (−reconstruction error)",
-    description="Squared distance to the principal subspace in feature space (Hoffmann 2007).",
 )

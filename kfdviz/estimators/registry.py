@@ -1,23 +1,19 @@
 """The algorithms a user can pick: every estimator module's specs, listed here explicitly.
 
 This list is the only place an algorithm is registered: nothing registers itself on import, and
-adding an algorithm is its estimator module (the class and its :class:`AlgorithmSpec`, cost model
-included) plus one line below. The order is the window's order within each kind. No Qt here.
+adding an algorithm is its estimator module (the class and its ``SPECS``, each an
+:class:`AlgorithmSpec` with its cost model) plus its name in the import and in
+:data:`SPEC_MODULES` below. No Qt here.
 """
 
 from __future__ import annotations
 
-from . import baselines, kfd, koc, kpca, novelty, regression
+from . import baselines, kfd, koc, kpca, novelty, parzen, regression
 from .spec import AlgorithmSpec, CostModel, Kind, ParamSpec
 
-SPECS: tuple[AlgorithmSpec, ...] = (
-    *kpca.SPECS,
-    *kfd.SPECS,
-    koc.SPEC,
-    novelty.SPEC,
-    regression.SPEC,
-    *baselines.SPECS,
-)
+# The estimator modules whose ``SPECS`` make the registry, in the window's order within a kind.
+SPEC_MODULES = (kpca, kfd, koc, novelty, parzen, regression, baselines)
+SPECS: tuple[AlgorithmSpec, ...] = tuple(spec for module in SPEC_MODULES for spec in module.SPECS)
 
 
 def _by_key(specs: tuple[AlgorithmSpec, ...]) -> dict[str, AlgorithmSpec]:
@@ -44,4 +40,13 @@ def get(key: str) -> AlgorithmSpec:
         ) from None
 
 
-__all__ = ["ALGORITHMS", "SPECS", "AlgorithmSpec", "CostModel", "Kind", "ParamSpec", "get"]
+__all__ = [
+    "ALGORITHMS",
+    "SPECS",
+    "SPEC_MODULES",
+    "AlgorithmSpec",
+    "CostModel",
+    "Kind",
+    "ParamSpec",
+    "get",
+]

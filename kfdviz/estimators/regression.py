@@ -175,54 +175,56 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
 
 
 # -- what the window and the pipeline know of this estimator ------------------------------------
-SPEC = AlgorithmSpec(
-    "kfd-regression",
-    "KFD regression",
-    Kind.REGRESSOR,
-    KernelFisherRegressor,
-    (
-        *KERNEL_PARAMS,
-        mu_param(
-            0.01, "Weight C of the regularizer (NIPS 2000, Fig. 3 uses 0.01 and 0.1).", low=1e-6
+SPECS = (
+    AlgorithmSpec(
+        "kfd-regression",
+        "KFD regression",
+        Kind.REGRESSOR,
+        KernelFisherRegressor,
+        (
+            *KERNEL_PARAMS,
+            mu_param(
+                0.01, "Weight C of the regularizer (NIPS 2000, Fig. 3 uses 0.01 and 0.1).", low=1e-6
+            ),
+            ParamSpec(
+                "regularizer",
+                choices=REGULARIZERS,
+                default="l1",
+                label="Regularizer",
+                tooltip="||α||₁ (sparse), ||α||², or ||w||² = α'Kα.",
+            ),
+            ParamSpec(
+                "loss",
+                choices=LOSSES,
+                default="squared",
+                label="Loss",
+                tooltip="Loss on the residuals ξ (NIPS 2000, Table 1).",
+            ),
+            ParamSpec(
+                "epsilon",
+                default=0.1,
+                low=1e-4,
+                high=10.0,
+                log=True,
+                label="ε",
+                tooltip="Half-width of the ε-insensitive band.",
+                visible_when={"loss": ("epsilon-insensitive",)},
+            ),
+            ParamSpec(
+                "huber_delta",
+                default=1.0,
+                low=1e-3,
+                high=10.0,
+                log=True,
+                label="Huber δ",
+                tooltip="Where Huber's loss turns from quadratic to linear.",
+                visible_when={"loss": ("huber",)},
+            ),
+            N_CENTERS,
+            CENTERS,
         ),
-        ParamSpec(
-            "regularizer",
-            choices=REGULARIZERS,
-            default="l1",
-            label="Regularizer",
-            tooltip="||α||₁ (sparse), ||α||², or ||w||² = α'Kα.",
-        ),
-        ParamSpec(
-            "loss",
-            choices=LOSSES,
-            default="squared",
-            label="Loss",
-            tooltip="Loss on the residuals ξ (NIPS 2000, Table 1).",
-        ),
-        ParamSpec(
-            "epsilon",
-            default=0.1,
-            low=1e-4,
-            high=10.0,
-            log=True,
-            label="ε",
-            tooltip="Half-width of the ε-insensitive band.",
-            visible_when={"loss": ("epsilon-insensitive",)},
-        ),
-        ParamSpec(
-            "huber_delta",
-            default=1.0,
-            low=1e-3,
-            high=10.0,
-            log=True,
-            label="Huber δ",
-            tooltip="Where Huber's loss turns from quadratic to linear.",
-            visible_when={"loss": ("huber",)},
-        ),
-        N_CENTERS,
-        CENTERS,
+        cost=PROGRAM_COST,
+        subset_expansion=True,
+        description="min L(ξ) + μ Ω(α) s.t. Kα + 1b = y − ξ, 1'ξ = 0 (NIPS 2000, Fig. 3).",
     ),
-    cost=PROGRAM_COST,
-    subset_expansion=True,
-    description="min L(ξ) + μ Ω(α) s.t. Kα + 1b = y − ξ, 1'ξ = 0 (NIPS 2000, Fig. 3).",
 )

@@ -6,7 +6,8 @@ Standard library only, so that a fresh machine with nothing but python3 can run 
     python3 tasks.py run [ARGS...]     set up .venv, then start the app (`kfdviz ARGS...`)
     python3 tasks.py test [ARGS...]    set up .venv and system packages, run the whole test suite
                                        under a virtual X display (ARGS go to pytest)
-    python3 tasks.py lint              ruff check + ruff format --check
+    python3 tasks.py lint              ruff check + ruff format --check + the import layers
+                                       (lint-imports, contracts in pyproject.toml)
 
 The virtualenv lives in `.venv` beside this file. The project is installed into it in editable
 mode with its `test` extra; the install is skipped while pyproject.toml is unchanged since the last
@@ -299,13 +300,16 @@ def cmd_lint(args):
     ruff = venv_bin("ruff")
     checked = subprocess.run([ruff, "check", *args, *LINT_PATHS], cwd=REPO).returncode
     formatted = subprocess.run([ruff, "format", "--check", *LINT_PATHS], cwd=REPO).returncode
-    sys.exit(checked or formatted)
+    layered = subprocess.run(
+        [venv_bin("lint-imports"), "--no-logo", "--no-cache"], cwd=REPO
+    ).returncode
+    sys.exit(checked or formatted or layered)
 
 
 COMMANDS = {
     "run": (cmd_run, "set up .venv and start the app: kfdviz ARGS..."),
     "test": (cmd_test, "set up .venv and system packages, run all tests under a virtual display"),
-    "lint": (cmd_lint, "ruff check and ruff format --check"),
+    "lint": (cmd_lint, "ruff check, ruff format --check and the import layers (lint-imports)"),
 }
 
 

@@ -14,6 +14,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from . import presets
+
 FORMAT_NAME = "kfdviz-deck"
 FORMAT_VERSION = 1
 SUFFIX = ".kfddeck"
@@ -43,15 +45,11 @@ class DeckError(ValueError):
 
 def default_deck() -> list[str]:
     """The papers' presets in the figure table's order."""
-    from . import presets
-
     return [name for name in PAPER_ORDER if name in presets.PRESETS]
 
 
 def check_deck(names) -> list[str]:
     """``names`` as a list of known preset names; DeckError naming any unknown one."""
-    from . import presets
-
     if isinstance(names, str) or not isinstance(names, list | tuple):
         raise DeckError("a deck is a list of preset names")
     out = []

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import __version__
+
 FORMATS = ("csv", "npz")
 
 
@@ -66,8 +68,6 @@ def panel_names(computed) -> list[str]:
 
 def parameters(computed) -> dict:
     """Everything needed to reproduce the numbers, as JSON-able data."""
-    from . import __version__
-
     state = computed.state
     panels = []
     for i, panel in enumerate(state.panels):

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .presets import DataSpec, PanelSpec, Preset, register
+from .preset_catalog import DataSpec, PanelSpec, Preset, register
 from .sweep import Sweep, SweepCurve, SweepStep
 
 

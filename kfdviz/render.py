@@ -13,7 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import presets
+from .figure.export import format_of, save_figure
+from .figure.plan import plan_figure
+from .pipeline import FitError, run_fit
 from .session import SessionState, fit_requests, load_session, state_from_preset
+from .sweep import Sweep, run_sweep
 
 
 @dataclass
@@ -25,11 +30,7 @@ class Computed:
 
 def compute(state: SessionState, *, cancel=None, progress: Callable | None = None) -> Computed:
     """Every panel's FitResult (or failure message), or the sweep's curves, for ``state``."""
-    from .pipeline import FitError, run_fit
-
     if state.sweep is not None:
-        from .sweep import Sweep, run_sweep
-
         sweep = Sweep.from_dict(state.sweep)
         result = run_sweep(
             sweep, state.X, state.y, state.test_mask, cancel=cancel, progress=progress
@@ -45,8 +46,6 @@ def compute(state: SessionState, *, cancel=None, progress: Callable | None = Non
 
 
 def figure_plan(computed: Computed):
-    from .figure.plan import plan_figure
-
     return plan_figure(computed.state, computed.results, computed.sweep)
 
 
@@ -54,8 +53,6 @@ def render_state(
     state: SessionState, out, *, size=None, dpi=None, computed: Computed | None = None
 ):
     """Paint ``state`` to ``out`` (.png, .svg or .pdf); returns (path, FigureGeometry)."""
-    from .figure.export import format_of, save_figure
-
     format_of(out)  # refuse an unknown suffix before fitting anything
     computed = computed or compute(state)
     geometry = save_figure(figure_plan(computed), out, size, dpi)
@@ -78,8 +75,6 @@ def render_all(
     out_dir, *, formats=("png",), size=None, dpi=None, names=None, report=None
 ) -> list[Path]:
     """Render every preset (or ``names``) into ``out_dir`` as NAME.png (and the other formats)."""
-    from . import presets
-
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []

@@ -45,6 +45,11 @@ from typing import Any
 
 import numpy as np
 
+from . import __version__, datasets, presets
+from .estimators import registry
+from .pipeline import FitRequest, GridSpec, data_box
+from .sweep import Sweep
+
 FORMAT_NAME = "kfdviz-session"
 FORMAT_VERSION = 1
 SUFFIX = ".kfdviz"
@@ -165,11 +170,7 @@ def split_roles(n: int, ratio: float, seed: int, labels=None) -> np.ndarray:
 
 def state_from_preset(preset) -> SessionState:
     """The session a preset opens: its data generated with its seed, split, and its panels."""
-    from . import datasets
-
     if isinstance(preset, str):
-        from . import presets
-
         preset = presets.get(preset)
     d = preset.data
     X, y = datasets.make(d.name, seed=d.seed, **dict(d.params))
@@ -201,8 +202,6 @@ def state_from_preset(preset) -> SessionState:
 
 def fit_requests(state: SessionState) -> list:
     """One ``FitRequest`` per panel, exactly as the app builds them (shared grid box)."""
-    from .pipeline import FitRequest, GridSpec, data_box
-
     X = state.X
     box = None
     if not state.regression and X.ndim == 2 and X.shape[1] == 2 and X.shape[0]:
@@ -300,8 +299,6 @@ def _to_document(state: SessionState) -> dict:
 
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 
@@ -581,8 +578,6 @@ def _from_document(doc: dict) -> SessionState:
 
 def check_state(state: SessionState) -> None:
     """Raise SessionError (without a path) when ``state`` could not make a picture."""
-    from .estimators import registry
-
     X = state.X
     if X.dtype != np.float64 or X.ndim != 2:
         raise SessionError(None, f"data.X must be a 2-D float array, not {X.dtype} {X.shape}")
@@ -632,8 +627,6 @@ def check_state(state: SessionState) -> None:
         if not (f in NAMED_FEATURES or (isinstance(f, int) and not isinstance(f, bool) and f >= 0)):
             raise SessionError(None, f"panels[{i}].feature {f!r} is not a feature")
     if state.sweep is not None:
-        from .sweep import Sweep
-
         try:
             Sweep.from_dict(state.sweep)
         except (KeyError, TypeError, ValueError) as exc:
@@ -647,8 +640,6 @@ def check_state(state: SessionState) -> None:
 
 def _native_params(algorithm: str, params: Mapping) -> dict:
     """JSON parameters as the estimators take them: lists of choices become tuples."""
-    from .estimators import registry
-
     plain = _plain_params(params)
     if algorithm not in registry.ALGORITHMS:
         return plain  # check_state says so, with the algorithms there are

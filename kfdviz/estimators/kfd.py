@@ -22,6 +22,8 @@ from sklearn.utils.validation import check_is_fitted
 from ..core import fit_cache, incremental, scatter, tangents
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
+from ..core.greedy_kfd import greedy_kfd
+from ..core.kfd_programs import solve_kfd_program
 from ..core.rayleigh import solve_rayleigh
 from ..core.thresholds import THRESHOLD_NAMES, GaussianOutputModel, fit_threshold
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
@@ -254,8 +256,6 @@ class KernelFisherDiscriminant(
         self._finish_two_class(kern, Z, a, Kzx, s)
 
     def _solve_program(self, Kzx, s, Kzz, kern, Z):
-        from ..core.kfd_programs import solve_kfd_program
-
         loss = self.loss or ("absolute" if self.formulation == "linear-sparse" else "squared")
         reg = (
             "l1"
@@ -287,8 +287,6 @@ class KernelFisherDiscriminant(
         return a
 
     def _fit_greedy(self, kern, X, y_index):
-        from ..core.greedy_kfd import greedy_kfd
-
         if self.classes_.size != 2:
             raise ValueError("formulation='greedy' is a two-class method.")
         s = np.where(y_index == 1, 1.0, -1.0)

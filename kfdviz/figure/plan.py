@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.kernels import KERNEL_KINDS
+from ..session import VIEW_DEFAULTS
 
 TANGENT_NAMES = {
     "rotation": "rotation",
@@ -183,8 +184,6 @@ def _histogram_panels(result, title: str, caption: str) -> list[PanelPlan]:
 
 def plan_figure(state, results, sweep=None, *, titles=None) -> FigurePlan:
     """The panels of ``state``'s picture, from its results (FitResult or a failure message)."""
-    from ..session import VIEW_DEFAULTS
-
     settings = {**VIEW_DEFAULTS, **dict(state.view_settings)}
     panels: list[PanelPlan] = []
     if sweep is not None:

@@ -294,14 +294,4 @@ class AlgorithmPanel(QWidget):
         else:
             self.feature.setCurrentIndex(index)
 
-    def kernel_params(self) -> dict:
-        params, _ = self.collect()
-        return {k: v for k, v in params.items() if k in KERNEL_PARAMETERS}
-
-    def set_kernel_params(self, values: dict) -> None:
-        self._shared.update(values)
-        for name, value in values.items():
-            w = self._widgets.get(name)
-            if w is not None:
-                w.set_value(value)
         self._update_visibility()

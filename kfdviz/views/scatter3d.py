@@ -385,6 +385,3 @@ class Scatter3DView(QWidget):
             for name in ("left", "bottom"):
                 w.getPlotItem().getAxis(name).setStyle(tickFont=tick)
         self._redraw()
-
-    def set_title_font(self, font: QFont) -> None:
-        self.title.setFont(font)

@@ -47,6 +47,31 @@ class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
         ``decision_function = score_samples - offset_``.
     n_features_in_ : int
         Number of input features.
+
+    See Also
+    --------
+    KernelPCANoveltyDetector : Hoffmann's reconstruction error, which removes q components.
+    OneClassSupportVector : Schölkopf's one-class SVM, Hoffmann's other comparison.
+
+    Notes
+    -----
+    Every scored point meets every training point: scoring costs n kernel values a point, in
+    memory-bounded chunks. Nothing is cached between fits.
+
+    References
+    ----------
+    .. [1] H. Hoffmann, "Kernel PCA for novelty detection", Pattern Recognition 40(3), 2007:
+       the Parzen density estimate among the classical methods compared with the
+       reconstruction error p(z) and its distance to the mean p_S(z).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import ParzenNoveltyDetector
+    >>> X = np.random.default_rng(0).standard_normal((200, 2))
+    >>> det = ParzenNoveltyDetector(width=0.5, contamination=0.05).fit(X)
+    >>> det.predict([[0.0, 0.0], [6.0, 6.0]]).tolist()
+    [1, -1]
     """
 
     _parameter_constraints = {
@@ -70,7 +95,7 @@ class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
 
         Returns
         -------
-        self : ParzenNoveltyDetector
+        ParzenNoveltyDetector
             The fitted detector.
         """
         self._validate_params()
@@ -89,9 +114,9 @@ class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
 
         Returns
         -------
-        scores : ndarray of shape (n_samples,)
-            log p(z), computed as a log-sum-exp so that far points get a finite, very negative
-            score instead of the log of an underflowed zero.
+        ndarray of shape (n_samples,)
+            The log density log p(z), computed as a log-sum-exp so that far points get a
+            finite, very negative score instead of the log of an underflowed zero.
         """
         check_is_fitted(self, "X_fit_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
@@ -116,8 +141,8 @@ class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
 
         Returns
         -------
-        decision : ndarray of shape (n_samples,)
-            ``score_samples(X) - offset_``.
+        ndarray of shape (n_samples,)
+            The scores less the offset, ``score_samples(X) - offset_``.
         """
         return self.score_samples(X) - self.offset_
 
@@ -131,7 +156,7 @@ class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
 
         Returns
         -------
-        labels : ndarray of shape (n_samples,)
+        ndarray of shape (n_samples,)
             1 where ``decision_function`` is at least 0, else -1.
         """
         return np.where(self.decision_function(X) >= 0, 1, -1)

@@ -28,33 +28,43 @@ from .spec import CENTERS, KERNEL_PARAMS, N_CENTERS, AlgorithmSpec, Kind, ParamS
 
 
 class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator):
-    """Kernel Fisher regression (NIPS 2000).
+    """Kernel Fisher regression: the KFD program with real-valued targets (NIPS 2000, Fig. 3).
+
+    Fits f(x) = sum_j alpha_j k(z_j, x) + b by min L(xi) + mu Omega(alpha) subject to
+    K alpha + 1 b = y - xi and, with ``zero_mean_constraints``, 1'xi = 0.
 
     Parameters
     ----------
-    kernel, width, degree, coef0
-        The kernel: "rbf" exp(-||x - z||^2 / width), "poly" (x.z + coef0)^degree, or "linear".
-    mu : float
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z.
+    width : float, default=1.0
+        Width c of the Gaussian kernel (the papers' convention; scikit-learn's gamma = 1/c).
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    mu : float, default=0.01
         Weight of the regularizer (the C of NIPS 2000 / TPAMI eq. 9).
-    regularizer : {"l1", "l2", "rkhs"}
+    regularizer : {"l1", "l2", "rkhs"}, default="l1"
         ||alpha||_1 (sparse), ||alpha||^2, or ||w||^2 = alpha' K alpha.
-    loss : {"squared", "absolute", "epsilon-insensitive", "huber"}
+    loss : {"squared", "absolute", "epsilon-insensitive", "huber"}, default="squared"
         Loss on the residuals xi (NIPS 2000, Table 1).
-    zero_mean_constraints : bool
+    zero_mean_constraints : bool, default=True
         Require the residuals to sum to zero (NIPS 2000's (4b) with one class). With squared
         loss the optimal offset satisfies it anyway. The same name as the classifier's
         (:class:`KernelFisherDiscriminant`), which has one such constraint per class.
-    epsilon : float
+    epsilon : float, default=0.1
         Half-width of the insensitive band of the epsilon-insensitive loss.
-    huber_delta : float
+    huber_delta : float, default=1.0
         Where Huber's loss turns from quadratic to linear.
-    n_centers : int or None
+    n_centers : int or None, default=None
         Expand over this many points only (TPAMI eq. 13); None uses every training point.
-    centers : {"random", "kmeans"}
+    centers : {"random", "kmeans"}, default="random"
         How the expansion points are picked when ``n_centers`` is set.
-    random_state : int, RandomState or None
+    random_state : int, RandomState instance or None, default=None
         Seeds the choice of centers.
-    zero_mean_constraint : bool
+    zero_mean_constraint : bool, default="deprecated"
         Deprecated name of ``zero_mean_constraints``; when given it wins, with a FutureWarning.
 
     Attributes
@@ -62,6 +72,7 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
     expansion_ : Expansion
         f(x) = sum_j coef_j k(z_j, x) + intercept_, over the centers with non-zero coefficients.
     intercept_ : float
+        The offset b.
     sparsity_ : float
         Fraction of the coefficients (over all centers) that are zero, as the papers count.
     objective_ : float
@@ -69,6 +80,39 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
     support_ : ndarray of int or None
         Indices into the training set of the retained expansion points (None for k-means centers).
     solver_ : str
+        The solver that found the solution.
+    fit_warnings_ : list of str
+        What the solver reported short of failing (iteration limits, near-infeasibility).
+    n_features_in_ : int
+        Number of input features.
+
+    See Also
+    --------
+    KernelFisherDiscriminant : The same programs for two classes.
+    SupportVectorRegressor : The epsilon-SVR NIPS 2000 compares with.
+
+    Notes
+    -----
+    Without ``n_centers`` the kernel matrix's distances are kept in the bounded, least recently
+    used module-level cache ``kfdviz.core.kernels.PAIRWISE_CACHE``, so that refits on the same
+    points with another width skip the distances; ``PAIRWISE_CACHE.clear()`` empties it.
+
+    References
+    ----------
+    .. [1] S. Mika, G. Rätsch, K.-R. Müller, "A Mathematical Programming Approach to the Kernel
+       Fisher Algorithm", NIPS 13, 2001: the program (4) with one class, Table 1, Fig. 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import KernelFisherRegressor
+    >>> x = np.linspace(-10, 10, 60)[:, None]
+    >>> y = np.sinc(x[:, 0] / np.pi)
+    >>> reg = KernelFisherRegressor(width=4.0, mu=0.01).fit(x, y)
+    >>> bool(np.max(np.abs(reg.predict(x) - y)) < 0.1)
+    True
+    >>> bool(reg.sparsity_ > 0.5)  # the l1 regularizer keeps few expansion points
+    True
     """
 
     _parameter_constraints = {
@@ -118,6 +162,20 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         self.zero_mean_constraint = zero_mean_constraint
 
     def fit(self, X, y):
+        """Solve the program on the training samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,)
+            Real-valued targets.
+
+        Returns
+        -------
+        KernelFisherRegressor
+            The fitted regressor.
+        """
         self._validate_params()
         X, y = self._check_X_y(X, y, y_numeric=True)
         y = np.asarray(y, dtype=float)
@@ -169,6 +227,18 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         return bool(self.zero_mean_constraint)
 
     def predict(self, X):
+        """The fitted function at the rows of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The fitted function f(x) = sum_j coef_j k(z_j, x) + intercept_.
+        """
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)
         return self.expansion_.evaluate(X)[:, 0]

@@ -6,7 +6,8 @@ Standard library only, so that a fresh machine with nothing but python3 can run 
     python3 tasks.py run [ARGS...]     set up .venv, then start the app (`kfdviz ARGS...`)
     python3 tasks.py test [ARGS...]    set up .venv and system packages, run the whole test suite
                                        under a virtual X display (ARGS go to pytest)
-    python3 tasks.py lint              ruff check + ruff format --check
+    python3 tasks.py lint              ruff check + ruff format --check + the import layers
+                                       (lint-imports, contracts in pyproject.toml)
     python3 tasks.py package [ARGS...] build the desktop bundle dist/kfdviz/ with PyInstaller
                                        (packaging/kfdviz.spec; ARGS go to pyinstaller)
 
@@ -303,7 +304,10 @@ def cmd_lint(args):
     ruff = venv_bin("ruff")
     checked = subprocess.run([ruff, "check", *args, *LINT_PATHS], cwd=REPO).returncode
     formatted = subprocess.run([ruff, "format", "--check", *LINT_PATHS], cwd=REPO).returncode
-    sys.exit(checked or formatted)
+    layered = subprocess.run(
+        [venv_bin("lint-imports"), "--no-logo", "--no-cache"], cwd=REPO
+    ).returncode
+    sys.exit(checked or formatted or layered)
 
 
 def folder_size(folder):
@@ -352,7 +356,7 @@ def cmd_package(args):
 COMMANDS = {
     "run": (cmd_run, "set up .venv and start the app: kfdviz ARGS..."),
     "test": (cmd_test, "set up .venv and system packages, run all tests under a virtual display"),
-    "lint": (cmd_lint, "ruff check and ruff format --check"),
+    "lint": (cmd_lint, "ruff check, ruff format --check and the import layers (lint-imports)"),
     "package": (cmd_package, "build the one-folder desktop bundle dist/kfdviz/ (PyInstaller)"),
 }
 

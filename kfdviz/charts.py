@@ -101,9 +101,8 @@ def chart_names(state) -> list[str]:
 
 
 def compute_charts(state) -> list[Chart]:
-    """Every chart the session asks for, in order, computed from its data."""
-    from . import presets  # noqa: F401  (the preset modules register their builders)
-
+    """Every chart the session asks for, in order, computed from its data (the builders are
+    registered by the preset modules, loaded with :mod:`kfdviz.presets`)."""
     out: list[Chart] = []
     for name in chart_names(state):
         out.extend(CHARTS[name](state.X, state.y, state.test_mask))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import atomic_file
+from . import atomic_file, presets
 from .regular_file import NotRegularFile, TooLarge, read_regular
 
 FORMAT_NAME = "kfdviz-deck"
@@ -48,15 +48,11 @@ class DeckError(ValueError):
 
 def default_deck() -> list[str]:
     """The papers' presets in the figure table's order."""
-    from . import presets
-
     return [name for name in PAPER_ORDER if name in presets.PRESETS]
 
 
 def check_deck(names) -> list[str]:
     """``names`` as a list of known preset names; DeckError naming any unknown one."""
-    from . import presets
-
     if isinstance(names, str) or not isinstance(names, list | tuple):
         raise DeckError("a deck is a list of preset names")
     out = []

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import atomic_file
+from . import __version__, atomic_file
 
 FORMATS = ("csv", "npz")
 # The "format" of the parameters file written beside a CSV; marks it as replaceable by the next
@@ -77,8 +77,6 @@ def panel_names(computed) -> list[str]:
 
 def parameters(computed) -> dict:
     """Everything needed to reproduce the numbers, as JSON-able data."""
-    from . import __version__
-
     state = computed.state
     panels = []
     for i, panel in enumerate(state.panels):

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .charts import Chart, Series, chart
-from .presets import DataSpec, PanelSpec, Preset, register
+from .preset_catalog import DataSpec, PanelSpec, Preset, register
 from .sweep import Sweep, SweepCurve, SweepStep
 
 
@@ -598,7 +598,3 @@ register(
 )
 
 __all__ = ["PaperPreset"]
-
-
-# Hoffmann's real-data figures live in their own module; importing it registers them.
-from . import paper_presets_novelty  # noqa: E402, F401

@@ -11,7 +11,7 @@ import numpy as np
 
 from .charts import Chart, Series, chart
 from .paper_presets import PaperPreset, _hoffmann_width
-from .presets import DataSpec, PanelSpec, register
+from .preset_catalog import DataSpec, PanelSpec, register
 
 _HOFFMANN = "Hoffmann's kernel is exp(−‖x−z‖²/(2σ²)); kfdviz's width is c = 2σ²."
 

@@ -13,7 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import presets
+from .figure.export import format_of, save_figure
+from .figure.plan import plan_figure
+from .pipeline import FitCancelled, FitError, run_fit
 from .session import SessionState, fit_requests, load_session, state_from_preset
+from .sweep import Sweep, run_sweep
 
 
 @dataclass
@@ -30,11 +35,7 @@ def compute(state: SessionState, *, cancel=None, progress: Callable | None = Non
     A panel that fails, for whatever reason, gets its failure message and the other panels are
     still fitted: one bad panel of a comparison does not cost the others. Only a cancel stops it.
     """
-    from .pipeline import FitCancelled, FitError, run_fit
-
     if state.sweep is not None:
-        from .sweep import Sweep, run_sweep
-
         sweep = Sweep.from_dict(state.sweep)
         result = run_sweep(
             sweep, state.X, state.y, state.test_mask, cancel=cancel, progress=progress
@@ -65,8 +66,6 @@ def failure_message(exc: BaseException) -> str:
 
 
 def figure_plan(computed: Computed):
-    from .figure.plan import plan_figure
-
     return plan_figure(computed.state, computed.results, computed.sweep, charts=computed.charts)
 
 
@@ -88,8 +87,6 @@ def render_state(
     ``figure_options``: ``show_titles`` (bool) and ``arrangement`` ("auto", "row", "column",
     "grid") for this picture.
     """
-    from .figure.export import format_of, save_figure
-
     format_of(out)  # refuse an unknown suffix before fitting anything
     plan_settings = _checked_options(figure_options)
     computed = computed or compute(state)
@@ -158,8 +155,6 @@ def render_all(
     out_dir, *, formats=("png",), size=None, dpi=None, names=None, report=None
 ) -> list[Path]:
     """Render every preset (or ``names``) into ``out_dir`` as NAME.png (and the other formats)."""
-    from . import presets
-
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []

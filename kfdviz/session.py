@@ -45,7 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from . import atomic_file, session_schema
+from . import __version__, atomic_file, datasets, presets, session_schema
+from .estimators import registry
+from .pipeline import FitRequest, GridSpec, data_box
 from .regular_file import NotRegularFile, TooLarge, read_regular
 from .session_schema import FieldError
 
@@ -169,11 +171,7 @@ def split_roles(n: int, ratio: float, seed: int, labels=None) -> np.ndarray:
 
 def state_from_preset(preset) -> SessionState:
     """The session a preset opens: its data generated with its seed, split, and its panels."""
-    from . import datasets
-
     if isinstance(preset, str):
-        from . import presets
-
         preset = presets.get(preset)
     d = preset.data
     X, y = datasets.make(d.name, seed=d.seed, **dict(d.params))
@@ -205,8 +203,6 @@ def state_from_preset(preset) -> SessionState:
 
 def fit_requests(state: SessionState) -> list:
     """One ``FitRequest`` per panel, exactly as the app builds them (shared grid box)."""
-    from .pipeline import FitRequest, GridSpec, data_box
-
     X = state.X
     box = None
     if not state.regression and X.ndim == 2 and X.shape[1] == 2 and X.shape[0]:
@@ -291,8 +287,6 @@ def _to_document(state: SessionState) -> dict:
 
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 
@@ -586,8 +580,6 @@ def _from_document(doc: dict) -> SessionState:
 
 def check_state(state: SessionState) -> None:
     """Raise SessionError (without a path) when ``state`` could not make a picture."""
-    from .estimators import registry
-
     X = state.X
     if X.dtype != np.float64 or X.ndim != 2:
         raise SessionError(None, f"data.X must be a 2-D float array, not {X.dtype} {X.shape}")
@@ -661,8 +653,6 @@ def check_state(state: SessionState) -> None:
 
 def _native_params(algorithm: str, params: Mapping) -> dict:
     """JSON parameters as the estimators take them: lists of choices become tuples."""
-    from .estimators import registry
-
     plain = _plain_params(params)
     if algorithm not in registry.ALGORITHMS:
         return plain  # check_state says so, with the algorithms there are

@@ -19,6 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from .pipeline import FitCancelled, FitError, FitRequest, run_fit
+from .pipeline.request import as_check
+
 METRICS = {
     "accuracy": "Test accuracy (%)",
     "n_support": "Support vectors",
@@ -130,9 +133,6 @@ def run_sweep(
     progress: Callable[[float, str], None] | None = None,
 ) -> SweepResult:
     """Fit every curve at every value of the swept parameter and measure the last step."""
-    from .pipeline import FitCancelled, FitError, FitRequest, run_fit
-    from .pipeline.request import as_check
-
     check = as_check(cancel)
     report = progress or (lambda fraction, message: None)
     X = np.asarray(X, dtype=float)

@@ -7,7 +7,6 @@ import pytest
 from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.svm import SVC, SVR, OneClassSVM
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kfdviz.core.kernels import Kernel
 from kfdviz.estimators.baselines import (
@@ -32,18 +31,7 @@ def sklearn_kernel(params):
     return Kernel(params["kernel"], **rest).sklearn_params()
 
 
-@parametrize_with_checks(
-    [
-        SupportVectorClassifier(),
-        OneClassSupportVector(),
-        SupportVectorRegressor(),
-        LinearPCA(),
-        LinearDiscriminant(),
-        TruncatedSVDEmbedding(),
-    ]
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
+# scikit-learn's estimator checks run on every registered algorithm in test_estimator_checks.py.
 
 
 def blobs(n=80, d=2, seed=0):

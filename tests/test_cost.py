@@ -11,7 +11,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from kfdviz.core.kernels import KERNEL_KINDS
 from kfdviz.estimators import registry
+from kfdviz.estimators.spec import AlgorithmSpec, Kind, Problem
 from kfdviz.pipeline import FitRequest, GridSpec, cost, run_fit
 
 RATES = cost.Rates(flops=5e10, kernel_values=1e8)
@@ -62,12 +64,32 @@ def test_which_algorithms_train_on_a_subset():
 
 
 @pytest.mark.parametrize("algorithm", sorted(registry.ALGORITHMS))
-def test_every_algorithm_gets_an_estimate(algorithm):
+def test_every_algorithm_is_priced_by_its_own_cost_model(algorithm):
     spec = registry.get(algorithm)
-    d = 1 if spec.kind == "regressor" else 2
-    e = cost.estimate(algorithm, spec.defaults(), 5000, d, classes=3, rates=RATES)
-    assert math.isfinite(e.seconds) and e.seconds > 0 and e.peak_bytes > 0
-    assert e.n == 5000 and 1 <= e.centers <= 5000
+    params = spec.defaults()
+    n, d, classes = 5000, 3, 3  # three dimensions: no grid picture; no spectrum asked for
+    e = cost.estimate(algorithm, params, n, d, classes=classes, rates=RATES, spectrum=False)
+    work = spec.cost.work(Problem(n, d, classes, params, grid_points=0))
+    assert work.kernel_values + work.flops > 0 and work.peak_bytes > 0
+    relative = KERNEL_KINDS[params.get("kernel", "rbf")].relative_cost
+    assert e.parts["kernel"] == pytest.approx(relative * work.kernel_values / RATES.kernel_values)
+    assert e.parts["linear algebra"] == pytest.approx(work.flops / RATES.flops)
+    assert e.centers == work.centers and 1 <= e.centers <= n
+    assert e.peak_bytes >= work.peak_bytes
+    assert math.isfinite(e.seconds) and e.seconds > e.parts["overhead"]
+
+
+def test_an_unknown_algorithm_is_an_error_not_a_guess():
+    with pytest.raises(ValueError, match="Unknown algorithm 'no-such-algorithm'"):
+        cost.estimate("no-such-algorithm", {}, 100)
+    with pytest.raises(ValueError, match="Unknown algorithm"):
+        cost.surely_quick("no-such-algorithm", {}, 100)
+
+
+def test_an_algorithm_without_a_cost_model_cannot_be_declared():
+    kpca = registry.get("kpca")
+    with pytest.raises(TypeError, match="has no cost model"):
+        AlgorithmSpec("mine", "Mine", Kind.FEATURES, kpca.estimator, kpca.params, cost=None)
 
 
 def test_small_problems_need_no_measurement(monkeypatch):

@@ -201,7 +201,6 @@ def test_more_than_three_dimensions_are_projected_for_the_3d_view():
     assert r.points3d.shape == (150, 3) and r.points3d_labels[0] == "PC 1"
 
 
-@pytest.mark.skipif("kfd-regression" not in registry.ALGORITHMS, reason="no KFD regression")
 def test_regression_curve_with_expansion_points():
     X, y = datasets.make("sinc", n_samples=60, noise=0.1, seed=0)
     r = run_fit(FitRequest("kfd-regression", {"width": 4.0}, X, y))

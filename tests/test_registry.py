@@ -7,8 +7,10 @@ import pytest
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
+from kfdviz.core.kernels import KERNEL_NAMES
 from kfdviz.estimators import registry
 from kfdviz.estimators.registry import ALGORITHMS
+from kfdviz.estimators.spec import AlgorithmSpec, Kind, ParamSpec
 
 KEYS = sorted(ALGORITHMS)
 
@@ -147,3 +149,41 @@ def test_made_estimators_fit_on_a_small_problem():
     for key in ("kpca", "okpca", "kfd", "koc", "novelty"):
         est = ALGORITHMS[key].make({}).fit(X, y)
         check_is_fitted(est)
+
+
+# -- a spec that disagrees with its estimator fails when it is declared ---------------------------
+def _declare(*params, kind=None, key="mine"):
+    kpca = ALGORITHMS["kpca"]
+    return AlgorithmSpec(key, "Mine", kind or Kind.FEATURES, kpca.estimator, params, kpca.cost)
+
+
+def test_every_registered_kind_is_a_kind_member():
+    assert all(isinstance(spec.kind, Kind) for spec in ALGORITHMS.values())
+    with pytest.raises(TypeError, match="kind must be a Kind"):
+        _declare(kind="features")
+
+
+def test_parameter_kinds_choices_and_defaults_are_read_off_the_estimator():
+    spec = _declare(ParamSpec("n_components", low=1, high=9), ParamSpec("kernel"))
+    n_components, kernel = spec.params
+    assert (n_components.kind, n_components.default) == ("int", 2)  # KernelPCA's own default
+    assert kernel.kind == "choice" and set(kernel.choices) == set(KERNEL_NAMES)
+
+
+def test_a_spec_contradicting_its_estimator_is_refused():
+    with pytest.raises(TypeError, match="constraints say 'int'"):
+        _declare(ParamSpec("n_components", "float", low=1, high=9))
+    with pytest.raises(TypeError, match="does not take"):
+        _declare(ParamSpec("kernel", choices=("rbf", "sigmoid")))
+    with pytest.raises(TypeError, match="declares no constraint"):
+        _declare(ParamSpec("sigma", "float", 1.0, 0.1, 10.0))
+
+
+def test_two_algorithms_cannot_share_a_key():
+    with pytest.raises(ValueError, match="Two algorithms have the key 'kpca'"):
+        registry._by_key((ALGORITHMS["kpca"], _declare(key="kpca")))
+
+
+def test_the_registry_lists_every_estimator_modules_specs_in_order():
+    listed = [spec for module in registry.SPEC_MODULES for spec in module.SPECS]
+    assert list(ALGORITHMS.values()) == listed == list(registry.SPECS)

@@ -78,10 +78,23 @@ def test_zero_mean_constraint(loss):
     x = np.sort(rng.uniform(-3, 3, 60))[:, None]
     y = np.sin(x[:, 0]) + 0.4 * rng.standard_exponential(60)  # skewed: mean != median
     tied = KernelFisherRegressor(width=1.0, mu=0.1, loss=loss).fit(x, y)
-    free = KernelFisherRegressor(width=1.0, mu=0.1, loss=loss, zero_mean_constraint=False)
+    free = KernelFisherRegressor(width=1.0, mu=0.1, loss=loss, zero_mean_constraints=False)
     free.fit(x, y)
     assert abs(np.sum(y - tied.predict(x))) < 1e-6
     assert abs(np.sum(y - free.predict(x))) > 1e-3
+
+
+def test_the_old_zero_mean_keyword_still_works_with_a_future_warning():
+    rng = np.random.default_rng(1)
+    x = np.sort(rng.uniform(-3, 3, 60))[:, None]
+    y = np.sin(x[:, 0]) + 0.4 * rng.standard_exponential(60)
+    new = KernelFisherRegressor(width=1.0, mu=0.1, loss="absolute", zero_mean_constraints=False)
+    old = KernelFisherRegressor(width=1.0, mu=0.1, loss="absolute", zero_mean_constraint=False)
+    with pytest.warns(FutureWarning, match="zero_mean_constraints=False"):
+        old.fit(x, y)
+    np.testing.assert_allclose(old.predict(x), new.fit(x, y).predict(x), rtol=1e-9, atol=1e-9)
+    # The old keyword decides over the new one's default, which would tie the residuals.
+    assert abs(np.sum(y - old.predict(x))) > 1e-3
 
 
 @pytest.mark.slow

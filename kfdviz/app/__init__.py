@@ -16,6 +16,9 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
     With ``screenshot``, wait until every picture shows its fit, save the whole window as a PNG
     there and exit (0 when saved). Returns the process's exit code.
     """
+    # Imported here: `kfdviz.app` is imported by the command line to launch, and any module of the
+    # app (kfdviz.app.params, say) imports this package first; the window's import tree and Qt's
+    # application load only when a window is launched.
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 

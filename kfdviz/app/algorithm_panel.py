@@ -17,28 +17,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
+from ..estimators.spec import Kind
 from .params import InvalidValue, ParamWidget, compact_combo, make_param_widget, small_font
 
-KERNEL_NAMES = ("kernel", "width", "degree", "coef0")
-KIND_ORDER = {"classifier": 0, "features": 1, "embedding": 2, "novelty": 3, "regressor": 4}
-KIND_LABEL = {
-    "classifier": "Classifiers",
-    "features": "Feature extractors",
-    "embedding": "Embeddings",
-    "novelty": "Novelty detection",
-    "regressor": "Regression",
-}
+# The main window's name for the kernel parameters, which the panel shares between algorithms.
+KERNEL_NAMES = KERNEL_PARAMETERS
 
 
 def algorithms_for(mode: str) -> list:
     """Registry entries usable in ``mode`` ("classification" or "regression"), grouped by kind."""
     specs = list(registry.ALGORITHMS.values())
     if mode == "regression":
-        specs = [s for s in specs if s.kind == "regressor"]
+        specs = [s for s in specs if s.kind == Kind.REGRESSOR]
     else:
-        specs = [s for s in specs if s.kind != "regressor"]
-    return sorted(specs, key=lambda s: KIND_ORDER.get(s.kind, 9))
+        specs = [s for s in specs if s.kind != Kind.REGRESSOR]
+    order = list(Kind)
+    return sorted(specs, key=lambda s: order.index(s.kind))
 
 
 class AlgorithmPanel(QWidget):
@@ -112,7 +108,7 @@ class AlgorithmPanel(QWidget):
             self.combo.addItem(spec.title, spec.key)
             self.combo.setItemData(
                 self.combo.count() - 1,
-                f"{KIND_LABEL.get(spec.kind, spec.kind)}: {spec.description}",
+                f"{spec.kind.label}: {spec.description}",
                 Qt.ItemDataRole.ToolTipRole,
             )
         index = self.combo.findData(keep) if keep else -1
@@ -156,8 +152,8 @@ class AlgorithmPanel(QWidget):
                 values[name] = w.value()
             except InvalidValue:
                 continue
-        self._values[key] = {k: v for k, v in values.items() if k not in KERNEL_NAMES}
-        self._shared.update({k: v for k, v in values.items() if k in KERNEL_NAMES})
+        self._values[key] = {k: v for k, v in values.items() if k not in KERNEL_PARAMETERS}
+        self._shared.update({k: v for k, v in values.items() if k in KERNEL_PARAMETERS})
 
     def _clear_forms(self) -> None:
         for form in (self.kernel_form, self.params_form):
@@ -184,14 +180,14 @@ class AlgorithmPanel(QWidget):
             w.changed.connect(self._param_changed)
             label = QLabel(p.label or p.name)
             label.setToolTip(p.tooltip)
-            form = self.kernel_form if p.name in KERNEL_NAMES else self.params_form
+            form = self.kernel_form if p.name in KERNEL_PARAMETERS else self.params_form
             if p.kind == "bool":
                 label = QLabel("")
             form.addRow(label, w)
             self._widgets[p.name] = w
             self._rows[p.name] = (label, w)
-        self.params_box.setVisible(any(p.name not in KERNEL_NAMES for p in spec.params))
-        self.kernel_box.setVisible(any(p.name in KERNEL_NAMES for p in spec.params))
+        self.params_box.setVisible(any(p.name not in KERNEL_PARAMETERS for p in spec.params))
+        self.kernel_box.setVisible(any(p.name in KERNEL_PARAMETERS for p in spec.params))
         self._update_visibility()
 
     def _update_visibility(self) -> None:
@@ -312,9 +308,9 @@ class AlgorithmPanel(QWidget):
             self._fill_combo(keep=key)
         self._values[key] = {
             **self._values.get(key, {}),
-            **{k: v for k, v in params.items() if k not in KERNEL_NAMES},
+            **{k: v for k, v in params.items() if k not in KERNEL_PARAMETERS},
         }
-        self._shared.update({k: v for k, v in params.items() if k in KERNEL_NAMES})
+        self._shared.update({k: v for k, v in params.items() if k in KERNEL_PARAMETERS})
         self.combo.blockSignals(True)
         self.combo.setCurrentIndex(max(self.combo.findData(key), 0))
         self.combo.blockSignals(False)
@@ -333,14 +329,4 @@ class AlgorithmPanel(QWidget):
         else:
             self.feature.setCurrentIndex(index)
 
-    def kernel_params(self) -> dict:
-        params, _ = self.collect()
-        return {k: v for k, v in params.items() if k in KERNEL_NAMES}
-
-    def set_kernel_params(self, values: dict) -> None:
-        self._shared.update(values)
-        for name, value in values.items():
-            w = self._widgets.get(name)
-            if w is not None:
-                w.set_value(value)
         self._update_visibility()

@@ -335,9 +335,6 @@ class CompareView(QWidget):
         finally:
             self._syncing = False
 
-    def current_mode(self) -> str:
-        return self.mode.currentData()
-
     def set_mode(self, mode: str) -> None:
         self.mode.blockSignals(True)
         self.mode.setCurrentIndex(max(self.mode.findData(mode), 0))

@@ -159,8 +159,6 @@ class DataPanel(QWidget):
         split_layout.addWidget(self.split_label)
         self.split.valueChanged.connect(self._split_moved)
         self.split.sliderReleased.connect(self._split_released)
-        self._split_pressed = False
-        self.split.sliderPressed.connect(lambda: setattr(self, "_split_pressed", True))
 
         self.count = QLabel("")
         self.count.setWordWrap(True)
@@ -272,7 +270,6 @@ class DataPanel(QWidget):
             self.split_changed.emit(value / 100.0)
 
     def _split_released(self) -> None:
-        self._split_pressed = False
         self.split_changed.emit(self.split.value() / 100.0)
 
     def set_counts(self, text: str) -> None:

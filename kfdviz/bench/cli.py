@@ -41,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: the scenarios load numpy, scikit-learn and Qt, which `kfdviz --help` and the
+    # argument parser must not wait for.
     from .registry import load_scenarios
     from .report import format_report, to_json
     from .runner import run as run_bench

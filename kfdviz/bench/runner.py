@@ -25,6 +25,12 @@ from datetime import UTC, datetime
 from importlib import metadata
 from time import perf_counter
 
+import numpy  # noqa: F401  (loads numpy's BLAS so that threadpoolctl sees it)
+import scipy.linalg  # noqa: F401  (and scipy's, when it has its own)
+from threadpoolctl import threadpool_info, threadpool_limits
+
+from kfdviz import __version__
+
 from .registry import Check, Measured, Scenario, ScenarioSkipped, load_scenarios
 
 DEFAULT_REPEATS = {"full": 7, "quick": 2}
@@ -186,10 +192,6 @@ def _version(name: str) -> str:
 
 
 def blas_libraries() -> list[dict]:
-    import numpy  # noqa: F401  (loads numpy's BLAS so that threadpoolctl sees it)
-    import scipy.linalg  # noqa: F401
-    from threadpoolctl import threadpool_info
-
     found = []
     for lib in threadpool_info():
         if lib.get("user_api") != "blas":
@@ -210,8 +212,6 @@ def blas_libraries() -> list[dict]:
 
 
 def machine_info() -> dict:
-    from kfdviz import __version__
-
     return {
         "cores": os.cpu_count(),
         "cpu": _cpu_model(),
@@ -237,8 +237,6 @@ def blas_threads(threads: int | None):
     if threads is None:
         yield
         return
-    from threadpoolctl import threadpool_limits
-
     with threadpool_limits(limits=int(threads), user_api="blas"):
         yield
 

@@ -15,7 +15,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KERNEL_NAMES = ("rbf", "poly", "linear")
+
+@dataclass(frozen=True)
+class KernelKind:
+    """One kind of kernel: its name in parameters, its name in prose, the parameters it reads.
+
+    ``relative_cost`` is the time of one kernel value against the Gaussian's (a distance and an
+    exponential); products and powers cost about half as much.
+    """
+
+    name: str
+    title: str
+    parameters: tuple[str, ...]
+    relative_cost: float
+
+
+# Every kernel the estimators take, in the order the window offers them.
+KERNEL_KINDS = {
+    kind.name: kind
+    for kind in (
+        KernelKind("rbf", "Gaussian", ("width",), 1.0),
+        KernelKind("poly", "polynomial", ("degree", "coef0"), 0.5),
+        KernelKind("linear", "linear", (), 0.5),
+    )
+}
+# The values of an estimator's ``kernel`` parameter.
+KERNEL_NAMES = tuple(KERNEL_KINDS)
+# The parameters that together choose a kernel; every kernel estimator takes all four.
+KERNEL_PARAMETERS = ("kernel", "width", "degree", "coef0")
 
 # Squared distances below this fraction of ||x||^2 + ||z||^2 are recomputed from differences.
 _CANCELLATION = 1e-6

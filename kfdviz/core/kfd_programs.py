@@ -397,7 +397,7 @@ def _check_feasible(E, theta, d):
         raise ProgramError(
             "The zero-mean constraints 1_g' xi = 0 cannot all hold: the groups' mean kernel rows "
             "coincide on the span of the centers (e.g. classes with equal means in feature space). "
-            "Drop the constraints (zero_mean_constraint=False), or change the kernel or centers."
+            "Drop the constraints (zero_mean_constraints=False), or change the kernel or centers."
         )
 
 

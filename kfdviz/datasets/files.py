@@ -382,6 +382,8 @@ def _locate_svmlight_error(text: str) -> tuple[int, str] | None:
 def _read_svmlight(
     path, data: bytes, *, label, max_points, max_bytes, **label_options
 ) -> LoadedData:
+    # Imported here: sklearn.datasets costs about half a second of start-up; only svmlight files
+    # need it.
     from sklearn.datasets import load_svmlight_file
 
     if label not in (None, False):

@@ -317,6 +317,7 @@ def iris(rng):
 
     Labels 0 setosa, 1 versicolor, 2 virginica. The seed has no effect.
     """
+    # Imported here: sklearn.datasets costs about half a second of start-up.
     from sklearn.datasets import load_iris
 
     data = load_iris()

@@ -4,11 +4,15 @@ from .kfd import KernelFisherDiscriminant
 from .koc import KernelOrthogonalCentroid
 from .kpca import KernelPCA, OrientedKernelPCA
 from .novelty import KernelPCANoveltyDetector
+from .parzen import ParzenNoveltyDetector
+from .regression import KernelFisherRegressor
 
 __all__ = [
     "KernelFisherDiscriminant",
+    "KernelFisherRegressor",
     "KernelOrthogonalCentroid",
     "KernelPCA",
     "KernelPCANoveltyDetector",
     "OrientedKernelPCA",
+    "ParzenNoveltyDetector",
 ]

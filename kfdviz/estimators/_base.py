@@ -97,11 +97,13 @@ class KernelEstimatorMixin:
 
     @property
     def expansion_points_(self) -> np.ndarray:
+        """The points the fitted features expand over, shape (m, n_features)."""
         check_is_fitted(self, "expansion_")
         return self.expansion_.centers
 
     @property
     def dual_coef_(self) -> np.ndarray:
+        """The expansion's coefficients: shape (m,) for one feature, (m, k) for k features."""
         check_is_fitted(self, "expansion_")
         coef = self.expansion_.coef
         return coef[:, 0] if coef.shape[1] == 1 else coef

@@ -32,6 +32,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..core.expansion import Expansion
 from ..core.kernels import Kernel
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 
 _SVM_CONSTRAINTS = {
     **KERNEL_PARAMETER_CONSTRAINTS,
@@ -343,104 +344,113 @@ class TruncatedSVDEmbedding(TransformerMixin, BaseEstimator):
         return validate_data(self, X, dtype=np.float64, reset=False) @ self.components_.T
 
 
-def _algorithm_specs():
-    # Imported here: the registry imports this module at its end to collect these specs.
-    from . import registry as reg
+# -- what the window and the pipeline know of these estimators ----------------------------------
+def _svm_work(p: Problem) -> Work:
+    # At most every training point is a support vector; libsvm caches kernel rows (200 MB).
+    n = p.n
+    return Work(3.0 * n * n, 0.0, min(8.0 * n * n, 200 * 2**20), n)
 
-    def C_param(default):
-        return reg.ParamSpec(
-            "C",
-            "float",
-            default,
-            1e-3,
-            1e4,
-            log=True,
-            label="C",
-            tooltip="SVM trade-off between margin and training errors (larger: fewer errors).",
-        )
 
-    module = "kfdviz.estimators.baselines"
-    specs = (
-        reg.AlgorithmSpec(
-            "svm",
-            "Support vector machine",
-            "classifier",
-            f"{module}:SupportVectorClassifier",
-            (*reg.KERNEL_PARAMS, C_param(1.0)),
-            min_classes=2,
-            description="The papers' baseline: maximizes the smallest margin (libsvm's SVC).",
-        ),
-        reg.AlgorithmSpec(
-            "one-class-svm",
-            "One-class SVM",
-            "novelty",
-            f"{module}:OneClassSupportVector",
-            (
-                *reg.KERNEL_PARAMS,
-                reg.ParamSpec(
-                    "nu",
-                    "float",
-                    0.5,
-                    1e-3,
-                    1.0,
-                    log=True,
-                    label="ν",
-                    tooltip="Upper bound on the fraction of outliers, lower bound on support vectors.",
-                ),
-            ),
-            description="Schölkopf's one-class SVM, Hoffmann's comparison for KPCA novelty.",
-        ),
-        reg.AlgorithmSpec(
-            "svr",
-            "Support vector regression",
-            "regressor",
-            f"{module}:SupportVectorRegressor",
-            (
-                *reg.KERNEL_PARAMS,
-                C_param(10.0),
-                reg.ParamSpec(
-                    "epsilon",
-                    "float",
-                    0.1,
-                    1e-4,
-                    10.0,
-                    log=True,
-                    label="ε",
-                    tooltip="Half-width of the ε-insensitive tube.",
-                ),
-            ),
-            description="ε-SVR, NIPS 2000's comparison for KFD regression (Fig. 3).",
-        ),
-        reg.AlgorithmSpec(
-            "pca",
-            "Linear PCA",
-            "features",
-            f"{module}:LinearPCA",
-            (reg.ParamSpec("n_components", "int", 2, 1, 50, label="Components"),),
-            description="Principal components of the input space.",
-        ),
-        reg.AlgorithmSpec(
-            "lda",
-            "Linear discriminant",
-            "classifier",
-            f"{module}:LinearDiscriminant",
-            (),
-            min_classes=2,
-            description="Fisher's linear discriminant: KFD with the linear kernel.",
-        ),
-        reg.AlgorithmSpec(
-            "svd",
-            "Rank-k SVD",
-            "embedding",
-            f"{module}:TruncatedSVDEmbedding",
-            (reg.ParamSpec("n_components", "int", 3, 1, 10, label="Rank k"),),
-            description="Coordinates in the leading singular vectors (Park & Park, Fig. 1).",
-        ),
+def _linear_work(p: Problem) -> Work:
+    # The d x d scatter and its factorization; the features are affine maps of the d inputs.
+    n, d = p.n, p.d
+    return Work(0.0, 4.0 * n * d * d + 10.0 * d**3, 8.0 * 3.0 * n * d, d)
+
+
+def _C_param(default: float) -> ParamSpec:
+    return ParamSpec(
+        "C",
+        default=default,
+        low=1e-3,
+        high=1e4,
+        log=True,
+        label="C",
+        tooltip="SVM trade-off between margin and training errors (larger: fewer errors).",
     )
-    # Registered here too, for when this module is imported before the registry (idempotent).
-    for spec in specs:
-        reg.register(spec)
-    return specs
 
 
-ALGORITHM_SPECS = _algorithm_specs()
+_SVM_COST = CostModel(_svm_work)
+_LINEAR_COST = CostModel(_linear_work)
+
+SPECS = (
+    AlgorithmSpec(
+        "svm",
+        "Support vector machine",
+        Kind.CLASSIFIER,
+        SupportVectorClassifier,
+        (*KERNEL_PARAMS, _C_param(1.0)),
+        cost=_SVM_COST,
+        min_classes=2,
+        description="The papers' baseline: maximizes the smallest margin (libsvm's SVC).",
+    ),
+    AlgorithmSpec(
+        "one-class-svm",
+        "One-class SVM",
+        Kind.NOVELTY,
+        OneClassSupportVector,
+        (
+            *KERNEL_PARAMS,
+            ParamSpec(
+                "nu",
+                default=0.5,
+                low=1e-3,
+                high=1.0,
+                log=True,
+                label="ν",
+                tooltip="Upper bound on the fraction of outliers, lower bound on support vectors.",
+            ),
+        ),
+        cost=_SVM_COST,
+        score_label="novelty score (unshifted decision value)",
+        description="Schölkopf's one-class SVM, Hoffmann's comparison for KPCA novelty.",
+    ),
+    AlgorithmSpec(
+        "svr",
+        "Support vector regression",
+        Kind.REGRESSOR,
+        SupportVectorRegressor,
+        (
+            *KERNEL_PARAMS,
+            _C_param(10.0),
+            ParamSpec(
+                "epsilon",
+                default=0.1,
+                low=1e-4,
+                high=10.0,
+                log=True,
+                label="ε",
+                tooltip="Half-width of the ε-insensitive tube.",
+            ),
+        ),
+        cost=_SVM_COST,
+        description="ε-SVR, NIPS 2000's comparison for KFD regression (Fig. 3).",
+    ),
+    AlgorithmSpec(
+        "pca",
+        "Linear PCA",
+        Kind.FEATURES,
+        LinearPCA,
+        (ParamSpec("n_components", default=2, low=1, high=50, label="Components"),),
+        cost=_LINEAR_COST,
+        description="Principal components of the input space.",
+    ),
+    AlgorithmSpec(
+        "lda",
+        "Linear discriminant",
+        Kind.CLASSIFIER,
+        LinearDiscriminant,
+        (),
+        cost=_LINEAR_COST,
+        min_classes=2,
+        description="Fisher's linear discriminant: KFD with the linear kernel.",
+    ),
+    AlgorithmSpec(
+        "svd",
+        "Rank-k SVD",
+        Kind.EMBEDDING,
+        TruncatedSVDEmbedding,
+        (ParamSpec("n_components", default=3, low=1, high=10, label="Rank k"),),
+        cost=_LINEAR_COST,
+        description="Coordinates in the leading singular vectors (Park & Park, Fig. 1).",
+    ),
+)

@@ -10,6 +10,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from ..core.expansion import Expansion
 from ..core.koc import KOC_ALGORITHMS, centroid_indicator, koc_cholesky, koc_gram_schmidt
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
+from .kpca import expansion_over_all_points
+from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 
 
 class KernelOrthogonalCentroid(
@@ -69,3 +71,34 @@ class KernelOrthogonalCentroid(
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
+
+
+# -- what the window and the pipeline know of this estimator ------------------------------------
+def _koc_work(p: Problem) -> Work:
+    # K M (n x n by n x r) and the r x r factorization, over the whole kernel matrix.
+    n, r = p.n, max(p.classes, 2)
+    return expansion_over_all_points(p, 2.0 * n * n * r + 4.0 * n * r * r)
+
+
+SPECS = (
+    AlgorithmSpec(
+        "koc",
+        "Kernel Orthogonal Centroid",
+        Kind.EMBEDDING,
+        KernelOrthogonalCentroid,
+        (
+            *KERNEL_PARAMS,
+            ParamSpec(
+                "algorithm",
+                choices=KOC_ALGORITHMS,
+                default="cholesky",
+                label="Algorithm",
+                tooltip="Park & Park Algorithm 2 (Cholesky of M'KM) or 3 "
+                "(modified Gram-Schmidt); both give the same embedding.",
+            ),
+        ),
+        cost=CostModel(_koc_work),
+        min_classes=2,
+        description="Orthonormal basis of the class centroids in feature space (Park & Park).",
+    ),
+)

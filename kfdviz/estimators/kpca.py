@@ -14,6 +14,18 @@ from ..core.expansion import Expansion
 from ..core.kpca import centred_kpca
 from ..core.rayleigh import solve_rayleigh
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from .spec import (
+    KERNEL_PARAMS,
+    TANGENT_CHOICES,
+    TANGENT_STEP,
+    AlgorithmSpec,
+    CostModel,
+    Kind,
+    ParamSpec,
+    Problem,
+    Work,
+    mu_param,
+)
 
 # Variances below this fraction of the uncentred second moment (relative 1e-12 in amplitude) are
 # round-off: the features are constant.
@@ -250,3 +262,81 @@ class OrientedKernelPCA(
         return tangents.tangent_directions(
             X, self.tangents_[0], center=self.center_, spread=self.spread_
         )
+
+
+# -- what the window and the pipeline know of these estimators ----------------------------------
+N_COMPONENTS = ParamSpec(
+    "n_components",
+    default=3,
+    low=1,
+    high=50,
+    label="Components",
+    tooltip="Number of leading features computed (the view shows the one you pick).",
+)
+
+
+def expansion_over_all_points(p: Problem, flops: float) -> Work:
+    """An eigenproblem of the n x n kernel matrix: the Gram matrix, its centred copy and the
+    evaluation at the training points are kernel values, ``flops`` the solver's products."""
+    n = p.n
+    return Work(kernel_values=3.0 * n * n, flops=flops, peak_bytes=8.0 * 3.0 * n * n, centers=n)
+
+
+def lanczos_flops(p: Problem, components: int) -> float:
+    """A Lanczos solve for ``components`` eigenvectors: about 30 (2k + 20) products with K."""
+    return (2 * components + 20) * 30.0 * 2.0 * p.n * p.n
+
+
+def _kpca_work(p: Problem) -> Work:
+    return expansion_over_all_points(p, lanczos_flops(p, int(p.param("n_components", 3))))
+
+
+def _okpca_work(p: Problem) -> Work:
+    # The tangent covariance and a full generalized eigenproblem.
+    return expansion_over_all_points(p, 12.0 * p.n**3)
+
+
+SPECS = (
+    AlgorithmSpec(
+        "kpca",
+        "Kernel PCA",
+        Kind.FEATURES,
+        KernelPCA,
+        (N_COMPONENTS, *KERNEL_PARAMS),
+        cost=CostModel(_kpca_work, prices_spectrum=False),
+        description="Directions of largest variance in feature space (S_I covariance, S_N identity).",
+    ),
+    AlgorithmSpec(
+        "okpca",
+        "Oriented kernel PCA",
+        Kind.FEATURES,
+        OrientedKernelPCA,
+        (
+            N_COMPONENTS,
+            *KERNEL_PARAMS,
+            ParamSpec(
+                "tangents",
+                "tuple-choice",
+                ("rotation",),
+                choices=TANGENT_CHOICES,
+                label="Invariances",
+                tooltip="Transformations L_t whose tangent covariance (TPAMI eq. 3) the feature "
+                "should ignore.",
+            ),
+            TANGENT_STEP,
+            mu_param(
+                1e-3,
+                "Weight of ||w||^2 in the denominator: a'(TT' + μK)a. Small μ: strongly "
+                "invariant features; large μ: towards plain kernel PCA.",
+            ),
+            ParamSpec(
+                "expand_transformed",
+                default=False,
+                label="Expand over L_t x",
+                tooltip="Also expand w over the transformed points (TPAMI footnote 3).",
+            ),
+        ),
+        cost=CostModel(_okpca_work),
+        description="Variance against tangent covariance: features invariant under L_t (TPAMI Fig. 1).",
+    ),
+)

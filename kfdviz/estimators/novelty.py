@@ -12,6 +12,8 @@ from sklearn.utils.validation import check_is_fitted
 from ..core.expansion import Expansion
 from ..core.kpca import centred_kpca
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from .kpca import expansion_over_all_points, lanczos_flops
+from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 
 
 class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator):
@@ -139,3 +141,43 @@ def _cut_between(scores: np.ndarray, fraction: float) -> float:
     if k <= 0:
         return float(s[0] - 0.5 * (s[1] - s[0]) if s.size > 1 else s[0]) - 1e-12
     return float(0.5 * (s[k - 1] + s[k]))
+
+
+# -- what the window and the pipeline know of this estimator ------------------------------------
+def _novelty_work(p: Problem) -> Work:
+    work = expansion_over_all_points(p, lanczos_flops(p, int(p.param("n_components", 3))))
+    # The grid's reconstruction errors are evaluated point by point, not as one expansion.
+    return Work(work.kernel_values + p.grid_points * p.n, work.flops, work.peak_bytes, work.centers)
+
+
+SPECS = (
+    AlgorithmSpec(
+        "novelty",
+        "KPCA novelty detection",
+        Kind.NOVELTY,
+        KernelPCANoveltyDetector,
+        (
+            ParamSpec(
+                "n_components",
+                default=40,
+                low=1,
+                high=200,
+                label="q",
+                tooltip="Number of principal components spanning the subspace (Hoffmann's q).",
+            ),
+            *KERNEL_PARAMS,
+            ParamSpec(
+                "contamination",
+                default=0.1,
+                low=0.001,
+                high=0.5,
+                log=True,
+                label="Contamination",
+                tooltip="Fraction of training points left outside the decision boundary.",
+            ),
+        ),
+        cost=CostModel(_novelty_work),
+        score_label="novelty score (−reconstruction error)",
+        description="Squared distance to the principal subspace in feature space (Hoffmann 2007).",
+    ),
+)

@@ -3,7 +3,8 @@
 SVG and PDF get the contours, points, axes and curves as vector paths and all text as text; the
 filled feature image is embedded as a raster at the grid's full resolution. Nothing here needs a
 window or a display: ``ensure_app`` starts a ``QGuiApplication`` on Qt's offscreen platform when
-no display is present.
+no display is present. Qt and the painter (:mod:`.paint`) are imported inside the functions that
+paint, so that :func:`format_of` and the headless command line's argument checks load no Qt.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from PySide6.QtGui import (
 )
 
 from ..pipeline.geometry import nice_step
+from ..sweep import METRICS
 from . import palette
 from .plan import FigurePlan, PanelPlan, format_value
 from .project3d import Camera, axes_segments, normalized, painter_order
@@ -1275,8 +1276,6 @@ def _paint_scatter3d(
 
 
 def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> PanelGeometry:
-    from ..sweep import METRICS
-
     qp, theme = c.qp, c.theme
     res = panel.sweep
     sw = res.sweep

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-KERNEL_NAMES = {"rbf": "Gaussian", "poly": "polynomial", "linear": "linear"}
+from ..core.kernels import KERNEL_KINDS
+from ..session import VIEW_DEFAULTS
+
 TANGENT_NAMES = {
     "rotation": "rotation",
     "translate-x": "x-translation",
@@ -85,16 +87,17 @@ def describe_params(algorithm: str, params: dict) -> str:
     """A short line of the parameters that shape the picture, in the papers' symbols."""
     p = dict(params)
     parts = []
-    kernel = p.get("kernel")
+    # An estimator with a width and no kernel choice (the Parzen window) is Gaussian.
+    kernel = p.get("kernel", "rbf" if "width" in p else None)
     if kernel == "rbf":
-        parts.append(f"Gaussian, c = {format_value(p.get('width', 1.0))}")
+        parts.append(f"{KERNEL_KINDS['rbf'].title}, c = {format_value(p.get('width', 1.0))}")
     elif kernel == "poly":
         coef0 = float(p.get("coef0", 1.0))
         inner = "x·z" if coef0 == 0 else f"x·z + {format_value(coef0)}"
         degree = str(int(p.get("degree", 3))).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
         parts.append(f"({inner}){degree}")
     elif kernel == "linear":
-        parts.append("linear kernel")
+        parts.append(f"{KERNEL_KINDS['linear'].title} kernel")
     if algorithm in ("svd", "pca") and "n_components" in p:
         parts.append(
             f"rank {int(p['n_components'])}"
@@ -221,8 +224,6 @@ def plan_figure(state, results, sweep=None, *, titles=None, charts=()) -> Figure
     ``charts`` (:class:`kfdviz.charts.Chart`) come first; with the view setting ``charts_only``
     they are the whole picture.
     """
-    from ..session import VIEW_DEFAULTS
-
     settings = {**VIEW_DEFAULTS, **dict(state.view_settings)}
     panels: list[PanelPlan] = []
     if sweep is not None:

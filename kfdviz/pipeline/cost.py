@@ -23,6 +23,13 @@ import time
 from dataclasses import dataclass, field
 from functools import cache
 
+import numpy as np
+
+from ..core.kernels import CHUNK_BYTES, KERNEL_KINDS, Kernel
+from ..estimators import registry
+from ..estimators.spec import Problem
+from .threads import SMALL_PROBLEM, SPECTRUM_POINTS, blas_threads
+
 # The window warns when a fit is predicted to take longer or to hold more than this.
 WARN_SECONDS = 2.0
 WARN_BYTES = 2**30
@@ -30,13 +37,8 @@ WARN_BYTES = 2**30
 SUBSET_SECONDS = 0.5
 # Kernel algorithms that expand over a subset with ``n_centers``.
 LARGEST_SUBSET = 2000
-# Bytes a chunked evaluation may allocate (kfdviz.core.kernels.CHUNK_BYTES).
-CHUNK_BYTES = 64 * 2**20
 # What every fit costs besides its arithmetic (validation, the result, the contours).
 OVERHEAD_SECONDS = 0.02
-# Up to this many training points the diagnostics include the kernel matrix's spectrum
-# (kfdviz.pipeline.run.SPECTRUM_POINTS).
-SPECTRUM_POINTS = 800
 
 
 @dataclass(frozen=True)
@@ -84,12 +86,7 @@ def format_bytes(n: int | float) -> str:
 @cache
 def measure_rates() -> Rates:
     """Time a 500 x 500 matrix product and 500 000 Gaussian kernel values (best of three), with
-    the BLAS threads a large fit gets (:func:`kfdviz.pipeline.run.blas_threads`)."""
-    import numpy as np
-
-    from ..core.kernels import Kernel
-    from .run import SMALL_PROBLEM, blas_threads
-
+    the BLAS threads a large fit gets (:func:`kfdviz.pipeline.threads.blas_threads`)."""
     rng = np.random.default_rng(0)
     A = rng.standard_normal((500, 500))
     B = rng.standard_normal((500, 500))
@@ -112,11 +109,6 @@ def measure_rates() -> Rates:
     return Rates(flops=2 * 500**3 / gemm, kernel_values=X.shape[0] * Z.shape[0] / values)
 
 
-def _param(params: dict, name: str, default):
-    value = params.get(name, default)
-    return default if value is None else value
-
-
 def estimate(
     algorithm: str,
     params: dict,
@@ -131,75 +123,27 @@ def estimate(
     """The predicted time and peak memory of fitting ``algorithm`` with ``params`` on ``n``
     training points of dimension ``d`` (a grid picture of ``resolution`` only for 2-D data;
     ``spectrum``: with the kernel matrix's spectrum when the diagnostics have it, which a draft
-    leaves out)."""
+    leaves out). The fit's own work is the algorithm's cost model (its spec's ``cost``); an
+    algorithm the registry does not know raises ValueError."""
+    spec = registry.get(algorithm)
     n = max(int(n), 1)
     d = max(int(d), 1)
-    r = max(int(classes), 2)
-    params = dict(params or {})
-    kernel = _param(params, "kernel", "rbf")
     g2 = resolution * resolution if d == 2 else 0
-
-    kernel_values = 0.0  # Gaussian-kernel-like elementwise work
-    flops = 0.0  # dense linear algebra
-    big = 0.0  # bytes held at once
-    family = algorithm.split("-")[0]
-    n_centers = params.get("n_centers")
-    if algorithm == "kfd-greedy":
-        # Scores candidates against the Gram matrix (a sample of it on large data), one center
-        # per step.
-        m = min(int(_param(params, "n_centers", 30)), n)
-        pool = n if n <= 4000 else 59
-        # Setting up and scoring the candidates are passes over an n x pool block: memory-bound
-        # work, counted in kernel values (fitted to 0.68 s at n = 2000 and 30 steps, 1.3 s and
-        # 4.0 s at n = 1875 and 100 or 400 steps).
-        kernel_values += 11.0 * n * pool + 0.31 * m * n * pool
-        big += 8.0 * (n * pool + 2 * n * m)
-    elif family == "kfd":
-        m = min(int(n_centers), n) if n_centers else n
-        # Kzx and three evaluations at the training points (outputs, labels, embedding).
-        kernel_values += 4.0 * m * n
-        if algorithm in _PROGRAMS:  # interior-point or simplex iterations
-            flops += 25.0 * (m * m * n + m**3)
-        else:
-            repeats = 1 if r == 2 else r + 1  # two classes, or GDA plus one-vs-rest
-            # The scatter product (syrk) and the Cholesky factorization, at about half the
-            # calibration's rate on matrices of thousands of rows (measured at n = 2000, 4000).
-            flops += 2.0 * repeats * (m * m * n + m**3 / 3.0)
-            if r > 2:
-                flops += 10.0 * m**3  # the generalized eigenproblem of GDA
-            if str(params.get("regularizer", "identity")) == "gram":
-                kernel_values += m * m
-        big += 8.0 * (3.0 * m * n + 2.0 * m * m)
-    elif algorithm in _LINEAR:
-        m = d
-        flops += 4.0 * n * d * d + 10.0 * d**3
-        big += 8.0 * 3.0 * n * d
-    elif algorithm in _SVMS:
-        m = n  # at most; libsvm keeps the support vectors
-        kernel_values += 3.0 * n * n
-        big += min(8.0 * n * n, 200 * 2**20)  # libsvm's kernel cache
-    else:
-        m = n  # kernel PCA and relatives expand over every point
-        kernel_values += 3.0 * n * n
-        if family == "okpca":
-            flops += 12.0 * n**3  # tangent covariance and a full generalized eigenproblem
-        elif family == "koc":
-            flops += 2.0 * n * n * r + 4.0 * n * r * r
-        else:
-            k = int(_param(params, "n_components", 3))
-            flops += (2 * k + 20) * 30.0 * 2.0 * n * n  # Lanczos products with K
-        if family == "novelty" and g2:
-            kernel_values += g2 * n  # reconstruction errors on the grid, point by point
-        big += 8.0 * 3.0 * n * n
-    if kernel != "rbf":
-        kernel_values *= 0.5  # products and powers cost less than distances and exponentials
+    params = dict(params or {})
+    problem = Problem(n=n, d=d, classes=max(int(classes), 2), params=params, grid_points=g2)
+    work = spec.cost.work(problem)
+    m = int(work.centers)
+    kernel = params.get("kernel") or "rbf"
+    kernel_values = work.kernel_values * _relative_cost(kernel)
+    flops = work.flops
+    big = work.peak_bytes
 
     # The picture: the grid (two small exponential factors and a product for Gaussians).
     if g2:
         flops += 2.0 * g2 * m
         kernel_values += 2.0 * resolution * m
     # The kernel matrix's spectrum in the diagnostics (small problems only).
-    if spectrum and n <= SPECTRUM_POINTS and family != "kpca":
+    if spectrum and n <= SPECTRUM_POINTS and spec.cost.prices_spectrum:
         flops += 4.0 * n**3
         kernel_values += n * n
     big += min(CHUNK_BYTES, 8.0 * 3.0 * n * m) + 8.0 * 4.0 * g2
@@ -210,12 +154,18 @@ def estimate(
         "linear algebra": flops / rates.flops,
         "overhead": OVERHEAD_SECONDS,
     }
-    return Estimate(sum(parts.values()), int(big), n, int(m), parts)
+    return Estimate(sum(parts.values()), int(big), n, m, parts)
 
 
-_PROGRAMS = frozenset({"kfd-qp", "kfd-sparse", "kfd-lp"})
-_LINEAR = frozenset({"pca", "lda", "svd"})
-_SVMS = frozenset({"svm", "one-class-svm", "svr"})
+def _relative_cost(kernel: str) -> float:
+    try:
+        return KERNEL_KINDS[kernel].relative_cost
+    except KeyError:
+        raise ValueError(
+            f"Unknown kernel {kernel!r}: choose one of {', '.join(KERNEL_KINDS)}."
+        ) from None
+
+
 # Rates below what any machine the app runs on reaches: a fit predicted quick at these is quick,
 # and the machine need not be timed to say so.
 _SLOW = Rates(flops=5e9, kernel_values=2e7)
@@ -234,9 +184,9 @@ def surely_quick(
 ) -> bool:
     """Whether the fit is predicted to take less than :data:`_QUICK_AT_SLOW_RATES` even at rates
     below any machine's (a few tens of milliseconds on a current one), without timing this
-    machine. Never for the mathematical programs and the greedy KFD, whose iteration counts
-    depend on the data."""
-    if algorithm in _PROGRAMS or algorithm == "kfd-greedy":
+    machine. Never for an iterative cost model (the mathematical programs, the greedy KFD),
+    whose iteration counts depend on the data."""
+    if registry.get(algorithm).cost.iterative:
         return False
     e = estimate(
         algorithm,
@@ -305,8 +255,4 @@ def _round_numbers(limit: int) -> list[int]:
 def supports_subset(algorithm: str) -> bool:
     """Whether ``algorithm`` can train on a subset: it expands over ``n_centers`` points (the
     greedy KFD's ``n_centers`` is its stopping rule, not a subset)."""
-    from ..estimators import registry
-
-    if algorithm not in registry.ALGORITHMS or algorithm == "kfd-greedy":
-        return False
-    return any(p.name == "n_centers" for p in registry.get(algorithm).params)
+    return algorithm in registry.ALGORITHMS and registry.get(algorithm).subset_expansion

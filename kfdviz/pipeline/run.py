@@ -6,18 +6,20 @@ headless and the one on screen come from the same numbers.
 
 from __future__ import annotations
 
-import inspect
-import os
 import re
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
+from dataclasses import replace
 from time import perf_counter
 
 import numpy as np
 
 from ..core import stoppable
+from ..core.kernels import Kernel
+from ..core.tangents import tangent_directions
 from ..estimators import registry
+from ..estimators.spec import Kind
 from . import cost
 from .advice import fit_advice
 from .geometry import (
@@ -35,6 +37,7 @@ from .geometry import (
 )
 from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
 from .result import FitResult, GridPicture, RegressionCurve, Tangents
+from .threads import SPECTRUM_POINTS, blas_limit, blas_threads
 
 Progress = Callable[[float, str], None]
 
@@ -43,11 +46,6 @@ _CHUNK = 4096
 # Coefficients below this fraction of the largest one count as zero.
 _ZERO = 1e-8
 
-# Below this many training points one BLAS thread is faster than several: the problems are small
-# and multi-threaded OpenBLAS spends its time synchronizing (badly so on a busy machine).
-SMALL_PROBLEM = 1000
-# Up to this many training points the diagnostics include the kernel matrix's spectrum.
-SPECTRUM_POINTS = 800
 # A mathematical program predicted (cost.py) to take longer than this is solved in a child
 # process that a cancel terminates (core/stoppable.py); quicker ones are solved in the fit
 # thread, where the solvers poll the cancel at each iteration. The cost model's program times
@@ -57,7 +55,7 @@ ISOLATE_SECONDS = 0.03
 # The algorithms whose fit solves a mathematical program (core/kfd_programs.py).
 _PROGRAM_ALGORITHMS = frozenset({"kfd-qp", "kfd-sparse", "kfd-lp", "kfd-regression"})
 
-_KIND_ERROR_NAME = {"classifier": "error", "novelty": "outliers", "regressor": "RMSE"}
+_KIND_ERROR_NAME = {Kind.CLASSIFIER: "error", Kind.NOVELTY: "outliers", Kind.REGRESSOR: "RMSE"}
 
 
 def run_fit(
@@ -122,7 +120,7 @@ def run_fit(
                     blas_threads=blas_limit(n_train),
                 ),
             ):
-                _fit(estimator, spec, X[train], y_train, check)
+                _fit(estimator, spec, X[train], y_train)
         except (FitCancelled, FitError):
             raise
         except MemoryError:
@@ -147,13 +145,13 @@ def run_fit(
     notes = fit_advice(params, result)
     all_warnings = tuple(dict.fromkeys([*builder.warnings, *caught, *notes]))
     report(1.0, "Done")
-    return _replace(result, warnings=all_warnings, timings=timings)
+    return replace(result, warnings=all_warnings, timings=timings)
 
 
 def _surely_quick(request: FitRequest, spec, y_train) -> bool:
     """Whether the fit is predicted to take a few tens of milliseconds at most (cost.py)."""
     classes = 2
-    if y_train is not None and spec.kind != "regressor":
+    if y_train is not None and spec.kind != Kind.REGRESSOR:
         classes = int(np.unique(y_train).size)
     X = request.X
     try:
@@ -197,52 +195,6 @@ def _long_solve(request: FitRequest, spec, y_train) -> bool:
 @contextmanager
 def _unhooked(_check):
     yield
-
-
-_CONTROLLER = None
-
-
-def idle_cores() -> int:
-    """The cores other work leaves free: all of them less the 1-minute load average (at least
-    one). Multi-threaded OpenBLAS spin-waits for a thread that another job has descheduled: on a
-    2-core machine with the other core busy, a KFD fit on 1000 points took 408 ms with two BLAS
-    threads and 103 ms with one (2000 points: 2.1 s and 0.44 s; medians of 9, load average 2)."""
-    cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average here: assume an idle machine
-        return cores
-    return max(1, min(cores, int(cores - load + 0.5)))
-
-
-def blas_limit(n_points: int) -> int:
-    """The BLAS threads a fit on ``n_points`` training points gets (:func:`blas_threads`)."""
-    forced = os.environ.get("KFDVIZ_BLAS_THREADS")
-    if forced and forced.isdigit():
-        return int(forced)
-    return 1 if n_points < SMALL_PROBLEM else idle_cores()
-
-
-@contextmanager
-def blas_threads(n_points: int):
-    """One BLAS thread for small problems; for large ones, as many as there are idle cores.
-
-    ``KFDVIZ_BLAS_THREADS`` overrides the choice. threadpoolctl's limits are process-wide; only
-    the fitting thread does linear algebra, so that is what we want.
-    """
-    global _CONTROLLER
-    limit = blas_limit(n_points)
-    try:
-        if _CONTROLLER is None:
-            from threadpoolctl import ThreadpoolController
-
-            _CONTROLLER = ThreadpoolController()
-        context = _CONTROLLER.limit(limits=limit, user_api="blas")
-    except Exception:  # threadpoolctl could not inspect the libraries: run as they are
-        yield
-        return
-    with context:
-        yield
 
 
 # -- checks and errors -------------------------------------------------------------------------
@@ -296,7 +248,7 @@ def _check_data(spec, X: np.ndarray, y, train: np.ndarray):
         raise FitError("There are no training points yet: draw some, or pick a data set.")
     if not np.all(np.isfinite(X)):
         raise FitError("The data contain missing or infinite values.")
-    if spec.kind == "regressor":
+    if spec.kind == Kind.REGRESSOR:
         if y is None or y.dtype.kind not in "fiu":
             raise FitError(f"{spec.title} needs regression data: (x, y) samples with real targets.")
         if X.shape[1] != 1:
@@ -307,12 +259,12 @@ def _check_data(spec, X: np.ndarray, y, train: np.ndarray):
         if n_train < 3:
             raise FitError(f"{spec.title} needs at least three training samples.")
         return np.asarray(y, dtype=float)[train]
-    if spec.kind == "classifier" or spec.min_classes > 0:
+    if spec.kind == Kind.CLASSIFIER or spec.min_classes > 0:
         if y is None:
             raise FitError(f"{spec.title} needs class labels.")
         y_train = np.asarray(y)[train]
         classes, counts = np.unique(y_train, return_counts=True)
-        if classes.size < max(spec.min_classes, 2 if spec.kind == "classifier" else 1):
+        if classes.size < max(spec.min_classes, 2 if spec.kind == Kind.CLASSIFIER else 1):
             need = max(spec.min_classes, 2)
             raise FitError(
                 f"{spec.title} needs training points of at least {need} classes; "
@@ -324,7 +276,7 @@ def _check_data(spec, X: np.ndarray, y, train: np.ndarray):
                 f"{spec.title} handles {spec.max_classes} classes; the data have {classes.size}. "
                 "Pick the Rayleigh KFD (one-vs-rest / GDA) or fewer classes."
             )
-        if spec.kind == "classifier" and counts.min() < 2:
+        if spec.kind == Kind.CLASSIFIER and counts.min() < 2:
             lonely = classes[np.argmin(counts)]
             raise FitError(
                 f"Class {lonely} has a single training point: add at least one more of it."
@@ -335,28 +287,15 @@ def _check_data(spec, X: np.ndarray, y, train: np.ndarray):
     return None if y is None else np.asarray(y)[train]
 
 
-def _fit(estimator, spec, X_train, y_train, check) -> None:
-    kwargs = {}
-    try:
-        if "check_cancel" in inspect.signature(estimator.fit).parameters:
-            kwargs["check_cancel"] = check
-    except (TypeError, ValueError):
-        pass
-    supervised = spec.kind in ("classifier", "regressor") or spec.min_classes > 0
-    if supervised:
-        estimator.fit(X_train, y_train, **kwargs)
+def _fit(estimator, spec, X_train, y_train) -> None:
+    if spec.supervised:
+        estimator.fit(X_train, y_train)
     else:
-        estimator.fit(X_train, **kwargs)
+        estimator.fit(X_train)
 
 
 def _warning_text(w: warnings.WarningMessage) -> str:
     return str(w.message).strip()
-
-
-def _replace(result: FitResult, **changes) -> FitResult:
-    from dataclasses import replace
-
-    return replace(result, **changes)
 
 
 # -- building the result -----------------------------------------------------------------------
@@ -376,7 +315,7 @@ class _Builder:
                 estimator,
                 "classes_",
                 np.unique(request.y)
-                if request.y is not None and spec.kind != "regressor"
+                if request.y is not None and spec.kind != Kind.REGRESSOR
                 else np.zeros(0),
             )
         )
@@ -384,25 +323,25 @@ class _Builder:
     # features available on this fitted estimator -----------------------------------------
     def n_features(self) -> int:
         exp = getattr(self.est, "expansion_", None)
-        if exp is not None and hasattr(exp, "n_features") and self.spec.kind != "regressor":
+        if exp is not None and hasattr(exp, "n_features") and self.spec.kind != Kind.REGRESSOR:
             return int(exp.n_features)
         if hasattr(self.est, "transform"):
             return int(np.atleast_2d(self.est.transform(self.r.X[:1])).shape[1])
         return 0
 
     def two_class(self) -> bool:
-        return self.spec.kind == "classifier" and self.classes.size == 2
+        return self.spec.kind == Kind.CLASSIFIER and self.classes.size == 2
 
     def options(self, n_feat: int) -> list[tuple[int | str, str]]:
         opts: list[tuple[int | str, str]] = []
         kind = self.spec.kind
-        if kind == "regressor":
+        if kind == Kind.REGRESSOR:
             return [("prediction", "Fitted value")]
-        if (kind == "classifier" and self.two_class()) or kind == "novelty":
+        if (kind == Kind.CLASSIFIER and self.two_class()) or kind == Kind.NOVELTY:
             opts.append(("decision", "Decision value"))
-        if kind == "novelty" and hasattr(self.est, "score_samples"):
+        if kind == Kind.NOVELTY and hasattr(self.est, "score_samples"):
             opts.append(("score", "Novelty score"))
-        if kind != "novelty":
+        if kind != Kind.NOVELTY:
             opts.extend((j, f"Feature {j + 1}") for j in range(n_feat))
         return opts
 
@@ -422,10 +361,10 @@ class _Builder:
         title = self.spec.title
         if feature == "decision":
             return f"{title}: decision value" + (
-                " f(x) = w·Φ(x) + b" if self.spec.kind == "classifier" else ""
+                " f(x) = w·Φ(x) + b" if self.spec.kind == Kind.CLASSIFIER else ""
             )
         if feature == "score":
-            return f"{title}: novelty score (−reconstruction error)"
+            return f"{title}: {self.spec.score_label}"
         if feature == "prediction":
             return f"{title}: fitted value"
         return f"{title}: feature {int(feature) + 1}"
@@ -510,9 +449,9 @@ class _Builder:
         outputs = self.values_at(feature, X) if options else None
         predictions = None
         decision = None
-        if spec.kind in ("classifier", "novelty", "regressor") and hasattr(est, "predict"):
+        if spec.kind in (Kind.CLASSIFIER, Kind.NOVELTY, Kind.REGRESSOR) and hasattr(est, "predict"):
             predictions = np.asarray(est.predict(X))
-        if (self.two_class() or spec.kind == "novelty") and hasattr(est, "decision_function"):
+        if (self.two_class() or spec.kind == Kind.NOVELTY) and hasattr(est, "decision_function"):
             decision = outputs if feature == "decision" else self.values_at("decision", X)
         threshold = self.threshold(feature, outputs, decision)
         train_error, test_error = self.errors(predictions)
@@ -520,7 +459,7 @@ class _Builder:
         self.check()
 
         grid = None
-        if X.shape[1] == 2 and spec.kind != "regressor" and outputs is not None:
+        if X.shape[1] == 2 and spec.kind != Kind.REGRESSOR and outputs is not None:
             t0 = perf_counter()
             grid = self.picture(feature, outputs, decision, threshold)
             self.timings["grid"] = perf_counter() - t0
@@ -528,15 +467,15 @@ class _Builder:
         self.report(0.85, "Histograms and embedding")
 
         histograms = None
-        if outputs is not None and spec.kind != "regressor":
-            labels = None if y is None or spec.kind == "regressor" else np.asarray(y)
+        if outputs is not None and spec.kind != Kind.REGRESSOR:
+            labels = None if y is None or spec.kind == Kind.REGRESSOR else np.asarray(y)
             histograms = output_histograms(outputs, labels, test, r.bins, include=threshold)
 
         embedding, embedding_labels = self.embedding(n_feat)
         points3d, points3d_labels = self.points3d()
         exp_points, exp_coef, n_total, sparsity = self.expansion(feature)
         curve, svr_curve = (None, None)
-        if spec.kind == "regressor":
+        if spec.kind == Kind.REGRESSOR:
             curve, svr_curve = self.curves()
         tangents = self.tangents()
         diagnostics, series = self.diagnostics(exp_points, n_total, sparsity, n_feat)
@@ -600,14 +539,14 @@ class _Builder:
         def rate(mask):
             if not mask.any():
                 return None
-            if kind == "novelty":
+            if kind == Kind.NOVELTY:
                 return float(np.mean(predictions[mask] == -1))
-            if kind == "regressor":
+            if kind == Kind.REGRESSOR:
                 resid = predictions[mask].astype(float) - np.asarray(y, dtype=float)[mask]
                 return float(np.sqrt(np.mean(resid**2)))
             return float(np.mean(predictions[mask] != np.asarray(y)[mask]))
 
-        if kind in ("classifier", "regressor") and y is None:
+        if kind in (Kind.CLASSIFIER, Kind.REGRESSOR) and y is None:
             return None, None
         return rate(train), rate(test)
 
@@ -619,10 +558,10 @@ class _Builder:
         self.check()
         self.report(0.72, "Contours")
 
-        diverging = threshold is not None and self.spec.kind != "novelty"
+        diverging = threshold is not None and self.spec.kind != Kind.NOVELTY
         finite = outputs[np.isfinite(outputs)]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
-        if self.spec.kind == "novelty" and threshold is not None:
+        if self.spec.kind == Kind.NOVELTY and threshold is not None:
             # Inside (above the threshold) is where the data are; the colour runs from the
             # bulk of the outside up to the most typical point, so the boundary region shows.
             grid_values = values[np.isfinite(values)]
@@ -637,7 +576,7 @@ class _Builder:
             pad = 0.15 * max(hi - lo, 1e-12 * max(1.0, abs(hi)))
             lo, hi = lo - pad, hi + pad
         # Novelty scores fall steeply away from the data: fewer lines keep the picture readable.
-        count = max(3, r.levels // 2) if self.spec.kind == "novelty" else r.levels
+        count = max(3, r.levels // 2) if self.spec.kind == Kind.NOVELTY else r.levels
         levels = choose_levels(np.array([lo, hi]), count, include=threshold)
         lines = contour_lines(xs, ys, values, levels)
         # Only levels the grid actually reaches produce lines.
@@ -670,7 +609,7 @@ class _Builder:
             else:
                 dec_values = self.grid_values("decision", xs, ys, (0.75, 0.8))
                 boundary = contour_lines(xs, ys, dec_values, [0.0])[0]
-        elif self.spec.kind == "classifier" and self.classes.size > 2:
+        elif self.spec.kind == Kind.CLASSIFIER and self.classes.size > 2:
             scores = self.grid_scores(xs, ys)
             if scores is not None:
                 boundary = score_boundaries(xs, ys, scores)
@@ -695,7 +634,7 @@ class _Builder:
         return float(np.sqrt(width)) if width is not None and width > 0 else None
 
     def embedding(self, n_feat: int):
-        if n_feat == 0 or not hasattr(self.est, "transform") or self.spec.kind == "regressor":
+        if n_feat == 0 or not hasattr(self.est, "transform") or self.spec.kind == Kind.REGRESSOR:
             return None, ()
         k = min(n_feat, max(1, int(self.r.n_embed)))
         exp = getattr(self.est, "expansion_", None)
@@ -806,8 +745,6 @@ class _Builder:
         names = getattr(est, "tangents_", None)
         if not names or X.shape[1] != 2 or not hasattr(est, "center_"):
             return ()
-        from ..core.tangents import tangent_directions
-
         Xt = X[self.train]
         box = data_box(X, 0.0)
         size = 0.045 * max(box[1] - box[0], box[3] - box[2])
@@ -873,8 +810,6 @@ class _Builder:
         return numbers, series
 
     def kernel_spectrum(self) -> np.ndarray:
-        from ..core.kernels import Kernel
-
         p = self.params
         kern = Kernel(
             p.get("kernel", "rbf"),
@@ -895,7 +830,7 @@ class _Builder:
         if cond > 1e12 and not mentioned:
             mu = self.params.get("mu")
             if mu is not None:
-                name = "N" if self.spec.kind == "classifier" else "the denominator matrix"
+                name = "N" if self.spec.kind == Kind.CLASSIFIER else "the denominator matrix"
                 self.warnings.append(
                     f"{name} is nearly singular at μ = {mu:g} (condition number {cond:.1e}): "
                     "increase μ."

@@ -173,6 +173,7 @@ class Scatter3DView(QWidget):
         self.set_theme(self.theme)
 
     def _build_gl(self) -> None:
+        # Imported here: OpenGL loads when the 3-D view is first built, not with the window.
         import pyqtgraph.opengl as gl
 
         view = gl.GLViewWidget()
@@ -384,6 +385,3 @@ class Scatter3DView(QWidget):
             for name in ("left", "bottom"):
                 w.getPlotItem().getAxis(name).setStyle(tickFont=tick)
         self._redraw()
-
-    def set_title_font(self, font: QFont) -> None:
-        self.title.setFont(font)

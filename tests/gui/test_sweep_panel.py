@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
 from gui_helpers import make_window, save_and_check, wait_idle
+
+from kfdviz.pipeline import FitFailure
+from kfdviz.pipeline.request import as_check
+from kfdviz.workers import sweep_job
 
 pytestmark = pytest.mark.gui
 
@@ -53,7 +59,16 @@ def test_a_sweep_preset_draws_its_curves(qtbot, settings, tmp_path):
     assert not w.sweep.worker.thread.is_alive()
 
 
-def test_a_sweep_can_be_cancelled_and_other_presets_hide_it(qtbot, settings):
+def test_a_sweep_can_be_cancelled_and_other_presets_hide_it(qtbot, settings, monkeypatch):
+    # The sweep runs until it is cancelled, checking as a real sweep does between its fits: the
+    # cancel cannot arrive after the sweep has finished, and without it no outcome ever comes.
+    def sweep_until_cancelled(*args, cancel=None, **kwargs):
+        check = as_check(cancel)
+        while True:
+            check()
+            time.sleep(0.005)
+
+    monkeypatch.setattr(sweep_job, "run_sweep", sweep_until_cancelled)
     w = make_window(qtbot, settings)
     try:
         w.load_preset("koc-linear-svm")
@@ -61,7 +76,9 @@ def test_a_sweep_can_be_cancelled_and_other_presets_hide_it(qtbot, settings):
         with qtbot.waitSignal(w.sweep.worker.outcome, timeout=30_000) as blocker:
             w.workspace.sweep_panel.cancel_button.click()
         outcome = blocker.args[0]
-        assert getattr(outcome, "cancelled", False) or w.sweep.result is not None
+        assert isinstance(outcome, FitFailure) and outcome.cancelled
+        assert w.sweep.result is None
+        assert w.workspace.sweep_panel.status.text() == "Sweep cancelled."
         w.load_preset("default")
         assert not w.workspace.sweep_dock.isVisible()
         assert w.sweep.spec is None and w.session_state().sweep is None

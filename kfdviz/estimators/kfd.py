@@ -467,8 +467,9 @@ def _loss(default: str) -> ParamSpec:
     """The loss on the residuals ξ of the program formulations (NIPS 2001, Table 1)."""
     return ParamSpec(
         "loss",
+        kind="choice",
         default=default,
-        choices=PROGRAM_LOSSES,
+        choices=("squared", "absolute", "huber", "epsilon-insensitive"),
         label="Loss on ξ",
         tooltip="The noise model of the residuals (NIPS 2001, Table 1): Gaussian (squared ξ²), "
         "Laplacian (absolute |ξ|), Huber's robust loss (squared near 0, linear beyond 1) or "

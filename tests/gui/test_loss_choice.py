@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)]
 
 def test_the_loss_is_offered_for_the_programs_only(window, qtbot):
     w = window
-    panel = w.algorithm_panel
+    panel = w.workspace.algorithm_panel
     combo = panel.combo
     assert panel.widget("loss") is None  # the closed-form KFD has no loss to choose
     combo.setCurrentIndex(combo.findData("kfd-lp"))
@@ -24,11 +24,11 @@ def test_the_loss_is_offered_for_the_programs_only(window, qtbot):
     assert loss.value() == "squared"
     wait_idle(qtbot, w)
     qtbot.waitUntil(
-        lambda: w.main_slot.result is not None and w.main_slot.result.algorithm == "kfd-qp",
+        lambda: w.pictures.main_slot.result is not None and w.pictures.main_slot.result.algorithm == "kfd-qp",
         timeout=30_000,
     )
     with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
         loss.combo.setCurrentIndex(loss.combo.findData("huber"))
     assert panel.params()["loss"] == "huber"
-    qtbot.waitUntil(lambda: w.main_slot.result.params.get("loss") == "huber", timeout=30_000)
+    qtbot.waitUntil(lambda: w.pictures.main_slot.result.params.get("loss") == "huber", timeout=30_000)
     wait_idle(qtbot, w)

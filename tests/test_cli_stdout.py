@@ -56,8 +56,11 @@ def test_bench_json_of_the_highs_scenario_is_json_alone():
 @pytest.mark.slow
 def test_the_whole_quick_bench_json_is_json_alone():
     result = _child("-m", "kfdviz", "bench", "--quick", "--json", "--threads", "1")
-    assert result.returncode == 0, result.stderr
+    # Exit 1 is a scenario's check failing (the window's ones depend on the machine's load); the
+    # report is on stdout either way, and says so.
+    assert result.returncode in (0, 1), result.stderr
     report = json.loads(result.stdout)
+    assert report["ok"] is (result.returncode == 0)
     names = [s["name"] for s in report["scenarios"]]
     assert "lskfd-20k" in names and "kfd-fit-2000" in names
     assert len(names) == len(set(names))

@@ -16,8 +16,26 @@ from scipy.sparse import eye as sparse_eye
 
 THRESHOLD_NAMES = ("midpoint", "prior", "min-error", "margin-lp")
 
-# eq. (15)'s C, as 1/(nu*n): at most about a fraction nu of the points may violate the margin.
+# eq. (15)'s default C, as 1/(nu*n): at most about a fraction nu of the points may violate the
+# margin. Any C >= 1/n keeps the LP bounded (below it, raising rho and every xi together gains).
 MARGIN_LP_NU = 0.1
+
+
+def margin_lp_constant(n: int, C: float | None = None) -> float:
+    """eq. (15)'s trade-off C for ``n`` training points: ``C`` itself, or 1/(0.1 n) when None.
+
+    Raises ValueError when C < 1/n: then max rho - C sum xi is unbounded.
+    """
+    if C is None:
+        return 1.0 / (MARGIN_LP_NU * n)
+    C = float(C)
+    if not C * n >= 1.0:
+        raise ValueError(
+            f"threshold_C={C:g} makes the margin LP (TPAMI eq. 15) unbounded with {n} training "
+            f"points: it needs threshold_C >= 1/n = {1.0 / n:.3g}. Use a larger value, or None "
+            f"for the default 1/(0.1 n) = {1.0 / (MARGIN_LP_NU * n):.3g}."
+        )
+    return C
 
 
 def _class_stats(z: np.ndarray, s: np.ndarray):
@@ -62,12 +80,16 @@ def min_error(z: np.ndarray, s: np.ndarray) -> float:
     return -float(cuts[choice])
 
 
-def margin_lp(z: np.ndarray, s: np.ndarray, nu: float = MARGIN_LP_NU) -> float:
-    """TPAMI eq. (15): max rho - C sum xi  s.t.  s_i (z_i + b) >= rho - xi_i,  rho, xi >= 0."""
+def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
+    """TPAMI eq. (15): max rho - C sum xi  s.t.  s_i (z_i + b) >= rho - xi_i,  rho, xi >= 0.
+
+    ``C`` trades the margin rho against the violations xi (default 1/(0.1 n), see
+    :func:`margin_lp_constant`).
+    """
     n = z.size
     scale = np.std(z) or 1.0
     zn = z / scale  # the LP is scale-invariant in b/scale; normalizing helps the solver
-    C = 1.0 / (nu * n)
+    C = margin_lp_constant(n, C)
     # variables: [rho, b, xi_1..xi_n]; linprog minimizes, so minimize -rho + C sum xi
     cost = np.concatenate([[-1.0, 0.0], np.full(n, C)])
     # rho - s_i b - xi_i <= s_i z_i
@@ -84,7 +106,10 @@ def margin_lp(z: np.ndarray, s: np.ndarray, nu: float = MARGIN_LP_NU) -> float:
     return float(res.x[1] * scale)
 
 
-def fit_threshold(name: str, z: np.ndarray, s: np.ndarray) -> float:
+def fit_threshold(
+    name: str, z: np.ndarray, s: np.ndarray, *, margin_C: float | None = None
+) -> float:
+    """The offset b by rule ``name``; ``margin_C`` is eq. (15)'s C for "margin-lp" (None: default)."""
     if name == "midpoint":
         return midpoint(z, s)
     if name == "prior":
@@ -92,7 +117,7 @@ def fit_threshold(name: str, z: np.ndarray, s: np.ndarray) -> float:
     if name == "min-error":
         return min_error(z, s)
     if name == "margin-lp":
-        return margin_lp(z, s)
+        return margin_lp(z, s, margin_C)
     raise ValueError(f"Unknown threshold={name!r}: choose one of {', '.join(THRESHOLD_NAMES)}.")
 
 

@@ -370,3 +370,24 @@ def _render(args: argparse.Namespace) -> int:
         return _error(str(exc))
     except (ValueError, OSError) as exc:
         return _error(str(exc))
+
+
+# ---------------------------------------------------------------------------------------------
+# kfdviz reproduce
+
+
+def _reproduce_arguments(parser: argparse.ArgumentParser) -> None:
+    from kfdviz.experiments.cli import add_arguments  # standard library only
+
+    add_arguments(parser)
+
+
+@command(
+    "reproduce",
+    help="reproduce a table of the papers on the IDA benchmark data (resumable, parallel)",
+    arguments=_reproduce_arguments,
+)
+def _reproduce(args: argparse.Namespace) -> int:
+    from kfdviz.experiments.cli import run
+
+    return run(args)

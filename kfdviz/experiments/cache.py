@@ -16,6 +16,26 @@ import tempfile
 from pathlib import Path
 
 
+def write_text_atomic(path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
 def canonical(key: dict) -> str:
     return json.dumps(key, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
@@ -48,20 +68,5 @@ class ResultStore:
         return stored.get("result")
 
     def put(self, key: dict, result: dict) -> Path:
-        path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"key": key, "result": result}, sort_keys=True, indent=1)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
-        return path
+        return write_text_atomic(self.path(key), text)

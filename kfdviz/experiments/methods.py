@@ -3,7 +3,7 @@
 Grids (Gaussian kernel exp(-||x - z||^2 / c), the papers' convention; d is the input dimension,
 and the IDA data are standardized, so ||x - z||^2 is about 2d on average):
 
-- width c in d x {10^-1.5, 10^-1, ..., 10^1.5} (7 values, half a decade apart);
+- width c in d x {10^-1.5, 10^-1, ..., 10^2} (8 values, half a decade apart);
 - KFD: mu in {10^-6, ..., 10^0} (7 values), threshold by the margin LP (TPAMI eq. 15);
 - SVM: C in {10^-1, ..., 10^3} (5 values), libsvm's own offset;
 - SKFD, LSKFD: C (the program's mu, weight of the l1 regularizer) in {10^-3, ..., 10^0}
@@ -37,7 +37,7 @@ def _decades(lo: float, hi: float, per_decade: int = 1) -> list[float]:
 
 
 def width_grid(d: int) -> list[float]:
-    return [float(f"{d * v:.12g}") for v in _decades(-1.5, 1.5, 2)]
+    return [float(f"{d * v:.12g}") for v in _decades(-1.5, 2.0, 2)]
 
 
 KFD_MU = _decades(-6, 0)

@@ -22,7 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Every module that registers scenarios, in the order the table lists them.
-SCENARIO_MODULES: tuple[str, ...] = ("kfdviz.bench.numeric", "kfdviz.bench.gui_scenarios")
+SCENARIO_MODULES: tuple[str, ...] = (
+    "kfdviz.bench.numeric",
+    "kfdviz.bench.reproduce_scenarios",
+    "kfdviz.bench.gui_scenarios",
+)
 
 
 class ScenarioSkipped(Exception):

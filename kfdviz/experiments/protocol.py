@@ -85,10 +85,13 @@ class Split:
 def cv_task(method: str, grid: dict, X: np.ndarray, y: np.ndarray, seed: int) -> dict:
     """The grid's cross-validated choice on one training set: best parameters and mean scores."""
     m = get_method(method)
-    with threadpool_limits(1):
-        result = grid_search(
-            m.fold_scorer(), grid, X, y, shared=m.shared, n_folds=N_FOLDS, seed=seed
-        )
+    try:
+        with threadpool_limits(1):
+            result = grid_search(
+                m.fold_scorer(), grid, X, y, shared=m.shared, n_folds=N_FOLDS, seed=seed
+            )
+    except ValueError as exc:  # every candidate failed: recorded, not fatal to the table
+        return {"best": None, "mean_accuracy": None, "failed": str(exc)}
     return {
         "best": result.best_params,
         "mean_accuracy": [None if not np.isfinite(v) else float(v) for v in result.mean_scores],
@@ -105,12 +108,15 @@ def _output_counts(outputs: np.ndarray, y: np.ndarray, classes: np.ndarray) -> d
 def eval_task(method: str, params: dict, split: Split) -> dict:
     """Fit with ``params`` on the training set; test error, training error, sparsity, outputs."""
     m = get_method(method)
-    with threadpool_limits(1):
-        model = m.estimator(params).fit(split.X_train, split.y_train)
-        pred_test = model.predict(split.X_test)
-        pred_train = model.predict(split.X_train)
-        out_train = np.asarray(model.decision_function(split.X_train), dtype=float)
-        out_test = np.asarray(model.decision_function(split.X_test), dtype=float)
+    try:
+        with threadpool_limits(1):
+            model = m.estimator(params).fit(split.X_train, split.y_train)
+            pred_test = model.predict(split.X_test)
+            pred_train = model.predict(split.X_train)
+            out_train = np.asarray(model.decision_function(split.X_train), dtype=float)
+            out_test = np.asarray(model.decision_function(split.X_test), dtype=float)
+    except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
+        return {"failed": f"{type(exc).__name__}: {exc}"}
     classes = np.unique(split.y_train)
     sparsity = getattr(model, "sparsity_", None)
     return {

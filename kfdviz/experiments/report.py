@@ -38,14 +38,25 @@ def _clean(v):
 
 
 def difference_in_se(ours: float, ours_se, paper: float, paper_se) -> float | None:
-    parts = [s for s in (ours_se, paper_se) if s is not None and s > 0]
-    if not parts:
+    """(ours - paper) / sqrt(se_ours^2 + se_paper^2); None without our standard error.
+
+    Ours is over a handful of realizations, so its standard error is the larger part; from a
+    single realization there is none, and the paper's alone would overstate the gap.
+    """
+    if ours_se is None or not ours_se > 0 or not math.isfinite(ours):
         return None
-    return (ours - paper) / math.sqrt(sum(s * s for s in parts))
+    paper_part = paper_se * paper_se if paper_se is not None else 0.0
+    return (ours - paper) / math.sqrt(ours_se * ours_se + paper_part)
+
+
+def _mean(values) -> float | None:
+    return float(np.mean(values)) if len(values) else None
 
 
 def _cell(spec: TableSpec, dataset: str, method: str, cell) -> dict:
-    numbers = sorted(cell.evals)
+    failures = sorted({cell.evals[r]["failed"] for r in cell.evals if "failed" in cell.evals[r]})
+    failures += sorted({c["failed"] for c in cell.cv.values() if c.get("failed")})
+    numbers = sorted(r for r in cell.evals if "failed" not in cell.evals[r])
     errors = [cell.evals[r]["error"] for r in numbers]
     values = errors if spec.metric == "error" else [100.0 - e for e in errors]
     mean, se = mean_and_se(values)
@@ -57,9 +68,10 @@ def _cell(spec: TableSpec, dataset: str, method: str, cell) -> dict:
         "se": se,
         "realizations": numbers,
         "sparsity": sparsity,
-        "train_error": float(np.mean([cell.evals[r]["train_error"] for r in numbers])),
+        "train_error": _mean([cell.evals[r]["train_error"] for r in numbers]),
         "params": cell.params,
         "cv_choices": [cell.cv[r]["best"] for r in sorted(cell.cv)],
+        "failures": failures,
     }
     out = {"ours": ours, "paper": None, "difference_se": None}
     if paper is not None:
@@ -80,6 +92,8 @@ def _distributions(cell) -> dict:
     for role in ("train", "test"):
         sums: dict[str, np.ndarray] = {}
         for r in sorted(cell.evals):
+            if "failed" in cell.evals[r]:
+                continue
             for label, counts in cell.evals[r]["outputs"][role].items():
                 sums[label] = sums.get(label, 0) + np.asarray(counts, dtype=float)
         out[role] = {

@@ -219,8 +219,16 @@ def reproduce(
             for cell in cells.values():
                 n_cv = min(N_CV_REALIZATIONS, len(available[cell.dataset]))
                 if cell.params is None and len(cell.cv) == n_cv:
-                    order = sorted(cell.cv)
-                    cell.params = median_choice([cell.cv[r]["best"] for r in order])
+                    choices = [cell.cv[r]["best"] for r in sorted(cell.cv)]
+                    choices = [c for c in choices if c is not None]
+                    if choices:
+                        cell.params = median_choice(choices)
+                    else:  # no realization gave a choice: nothing to evaluate
+                        cell.params = {}
+                        cell.evals = {
+                            r: {"failed": "no cross-validated choice"}
+                            for r in available[cell.dataset]
+                        }
                     changed = True
             if not batch and not changed:
                 break

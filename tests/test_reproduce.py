@@ -293,3 +293,29 @@ def test_bad_arguments_get_clear_errors(tmp_path):
             cache_dir=tmp_path / "c",
             progress=False,
         )
+
+
+def test_the_figure_puts_ours_beside_the_papers(tmp_path, small_kfd_grid):
+    from kfdviz.experiments.figures import save_table_figure, table_figure_plan
+
+    write_ida_folder(tmp_path, "banana", realizations=2)
+    doc = reproduce(
+        "mika-table1",
+        tmp_path,
+        datasets=["banana", "diabetis"],
+        methods=["kfd"],
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
+    plan = table_figure_plan(doc)
+    (panel,) = plan.panels
+    assert panel.kind == "errorbars" and panel.title == "KFD"
+    data = panel.result
+    assert data.categories == ("Banana",)  # the missing data set is not drawn
+    ours, paper = data.series
+    assert ours.values[0] == pytest.approx(doc["rows"][0]["cells"]["kfd"]["ours"]["mean"])
+    assert paper.values == (10.8,) and paper.errors == (0.05,)
+    path = save_table_figure(doc, tmp_path / "table.svg")
+    svg = path.read_text()
+    for text in ("Banana", "ours", "paper", "KFD"):
+        assert text in svg

@@ -99,6 +99,7 @@ def _distributions(cell) -> dict:
         out[role] = {
             label: (c / max(c.sum(), 1.0) / width).tolist() for label, c in sorted(sums.items())
         }
+        out[f"{role}_points"] = {label: int(c.sum()) for label, c in sorted(sums.items())}
     return out
 
 

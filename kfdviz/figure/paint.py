@@ -355,6 +355,10 @@ def _paint_panel(
         return _paint_scatter3d(c, panel, cell, inner, settings)
     if kind == "sweep":
         return _paint_sweep(c, panel, cell, inner)
+    if kind == "errorbars":
+        from .errorbars import paint_errorbars
+
+        return paint_errorbars(c, panel, cell, inner)
     font = c.font(9, italic=True)
     c.text(
         inner.center().x(),
@@ -1101,6 +1105,8 @@ def _panel_aspect(panel: PanelPlan) -> tuple[float, float]:
         return 1.9, 8.0
     if panel.kind == "sweep":
         return 1.35, 8.0
+    if panel.kind == "errorbars":
+        return 2.0, 8.0
     return 1.5, 8.0
 
 

@@ -8,6 +8,7 @@
 - ``"regression"``: a fitted curve over its samples, expansion points circled, an SVR tube;
 - ``"scatter3d"``: points in 3-D (an embedding, or 3-D input) as a software projection;
 - ``"sweep"``: a measure against a swept parameter (one line per pipeline);
+- ``"errorbars"``: values ± errors over named categories (``result`` is an ``ErrorBarData``);
 - ``"message"``: a panel whose fit failed, saying why.
 """
 

@@ -2,7 +2,7 @@
 
 One data set of the papers' kind (Breiman's ringnorm: 20-D, class 1 N(0, 4I), class 2
 N(a 1, I) with a = 2/sqrt(20), 400 training points) is cross-validated over ``kfdviz
-reproduce``'s KFD grid (8 widths x 7 mu, margin-LP threshold) both ways: by
+reproduce``'s KFD grid (9 widths x 10 mu, margin-LP threshold) both ways: by
 :func:`kfdviz.experiments.crossval.grid_search`, which visits the candidates fold by fold and
 width by width so that each mu reuses the fold's kernel matrix and within-class scatter from the
 fit cache, and by scikit-learn's ``GridSearchCV`` over the same estimator, grid and folds. Both
@@ -30,7 +30,7 @@ def ringnorm(n: int, d: int = 20, seed: int = 0) -> tuple[np.ndarray, np.ndarray
 
 @scenario(
     "cv-kfd-grid",
-    title="5-fold CV of KFD over the reproduce grid (8 widths x 7 mu), ringnorm 400 x 20",
+    title="5-fold CV of KFD over the reproduce grid (9 widths x 10 mu), ringnorm 400 x 20",
     baseline="scikit-learn GridSearchCV, same estimator, grid and folds",
     target=Target.ratio(3.0),
     group="reproduce",

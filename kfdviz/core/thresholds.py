@@ -14,25 +14,28 @@ import numpy as np
 THRESHOLD_NAMES = ("midpoint", "prior", "min-error", "margin-lp")
 
 # eq. (15)'s default C, as 1/(nu*n): at most about a fraction nu of the points may violate the
-# margin. Any C >= 1/n keeps the LP bounded (below it, raising rho and every xi together gains).
+# margin.
 MARGIN_LP_NU = 0.1
 
 
-def margin_lp_constant(n: int, C: float | None = None) -> float:
-    """eq. (15)'s trade-off C for ``n`` training points: ``C`` itself, or 1/(0.1 n) when None.
+def margin_lp_constant(s: np.ndarray, C: float | None = None) -> float:
+    """eq. (15)'s trade-off C for labels ``s`` (+-1): ``C`` itself, or 1/(0.1 n) when None.
 
-    Raises ValueError when C < 1/n: then max rho - C sum xi is unbounded.
+    The LP is bounded only when C >= 1/(2 m), m the size of the smaller class: otherwise moving
+    b towards that class while raising rho (and the smaller class's violations) gains without
+    end. Raises ValueError then.
     """
-    if C is None:
-        return 1.0 / (MARGIN_LP_NU * n)
-    C = float(C)
-    if not C * n >= 1.0:
+    n = s.size
+    m = int(min(np.sum(s > 0), np.sum(s < 0)))
+    value = 1.0 / (MARGIN_LP_NU * n) if C is None else float(C)
+    if not value * 2 * m >= 1.0:
+        given = "the default 1/(0.1 n)" if C is None else f"threshold_C={value:g}"
         raise ValueError(
-            f"threshold_C={C:g} makes the margin LP (TPAMI eq. 15) unbounded with {n} training "
-            f"points: it needs threshold_C >= 1/n = {1.0 / n:.3g}. Use a larger value, or None "
-            f"for the default 1/(0.1 n) = {1.0 / (MARGIN_LP_NU * n):.3g}."
+            f"{given} makes the margin LP (TPAMI eq. 15) unbounded with {m} points in the smaller "
+            f"class: it needs threshold_C >= 1/(2 x {m}) = {0.5 / max(m, 1):.3g}. Pass a larger "
+            "threshold_C, or use another threshold rule."
         )
-    return C
+    return value
 
 
 def _class_stats(z: np.ndarray, s: np.ndarray):
@@ -80,8 +83,8 @@ def min_error(z: np.ndarray, s: np.ndarray) -> float:
 def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
     """TPAMI eq. (15): max rho - C sum xi  s.t.  s_i (z_i + b) >= rho - xi_i,  rho, xi >= 0.
 
-    ``C`` trades the margin rho against the violations xi (default 1/(0.1 n), see
-    :func:`margin_lp_constant`). The LP goes to HiGHS through highspy, built column by column
+    ``C`` trades the margin rho against the violations xi (default 1/(0.1 n); it must be at
+    least 1/(2 m) for a smaller class of m points, see :func:`margin_lp_constant`). The LP goes to HiGHS through highspy, built column by column
     (rho, b, xi_1..xi_n): a cross-validation solves it once per fit, and scipy's ``linprog``
     spent three times the solver's own time in checking and converting its input.
     """
@@ -90,7 +93,7 @@ def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
     n = z.size
     scale = np.std(z) or 1.0
     zn = z / scale  # the LP is scale-invariant in b/scale; normalizing helps the solver
-    C = margin_lp_constant(n, C)
+    C = margin_lp_constant(s, C)
     inf = highspy.kHighsInf
     # rows: rho - s_i b - xi_i <= s_i zn_i; columns: rho (1 in every row), b (-s), xi_i (-1 in row i)
     start = np.concatenate([[0, n], 2 * n + np.arange(n + 1)]).astype(np.int32)
@@ -120,7 +123,7 @@ def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
     if status == highspy.HighsStatus.kError or (
         highs.getModelStatus() != highspy.HighsModelStatus.kOptimal
     ):
-        # The LP is always feasible (xi large) and bounded (C >= 1/n): a solver problem.
+        # The LP is always feasible (xi large) and bounded (C >= 1/(2m)): a solver problem.
         raise ValueError(
             "The margin LP threshold (eq. 15) failed: HiGHS ended with "
             f"{highs.modelStatusToString(highs.getModelStatus())}"

@@ -50,8 +50,8 @@ class KernelFisherDiscriminant(
     threshold_C : float or None
         The trade-off C of eq. (15), max rho - C sum xi, used by ``threshold="margin-lp"``:
         larger C tolerates fewer margin violations. None uses 1/(0.1 n) for n training points
-        (about a tenth of the points may lie inside the margin); a value below 1/n is rejected
-        at fit time, as the LP is then unbounded.
+        (about a tenth of the points may lie inside the margin). The LP is bounded only for
+        C >= 1/(2 m), m the size of the smaller class; a smaller value is rejected at fit time.
     n_centers : int or None
         Expand over this many points only (TPAMI eq. 13); None uses every training point.
     centers : {"random", "kmeans"}

@@ -319,3 +319,15 @@ def test_the_figure_puts_ours_beside_the_papers(tmp_path, small_kfd_grid):
     svg = path.read_text()
     for text in ("Banana", "ours", "paper", "KFD"):
         assert text in svg
+
+
+def test_dask_is_imported_only_by_the_dask_backend():
+    code = (
+        "import sys\n"
+        "import kfdviz.core, kfdviz.estimators, kfdviz.experiments.run, kfdviz.experiments.cli\n"
+        "import kfdviz.cli\n"
+        "kfdviz.cli.build_parser()\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)

@@ -331,3 +331,16 @@ def test_dask_is_imported_only_by_the_dask_backend():
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+
+
+def test_output_files_get_the_usual_permissions(tmp_path):
+    from kfdviz.experiments.cache import write_text_atomic
+
+    old = os.umask(0o022)
+    try:
+        path = write_text_atomic(tmp_path / "a" / "table.md", "| x |\n")
+    finally:
+        os.umask(old)
+    assert path.read_text() == "| x |\n"
+    assert path.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in path.parent.iterdir()] == ["table.md"]  # no temporary file left

@@ -79,13 +79,12 @@ def reproduce(
     scheduler: str | None = None,
     cache_dir=None,
     progress: bool = True,
-    on_task: Callable[[dict], None] | None = None,
 ) -> dict:
     """Compute (or read back) table ``table`` on the data in ``data_dir``; its JSON document.
 
     ``realizations`` limits each data set to its first N realizations (default: all there are).
-    ``cache_dir`` holds the stored results (default: ``data_dir``-independent ``./kfdviz-reproduce
-    /cache``). ``on_task(key)`` is called after each computed task is stored.
+    ``cache_dir`` holds the stored results (default: ``./kfdviz-reproduce/cache``); ``progress``
+    shows a progress bar on stderr.
     """
     spec = get_table(table)
     chosen_sets = _select(datasets, spec.datasets, "data set(s)")
@@ -213,8 +212,6 @@ def reproduce(
                 store.put(key, result)
                 (cell.cv if key["kind"] == "cv" else cell.evals)[key["realization"]] = result
                 bar.update(1)
-                if on_task is not None:
-                    on_task(key)
             changed = False
             for cell in cells.values():
                 n_cv = min(N_CV_REALIZATIONS, len(available[cell.dataset]))

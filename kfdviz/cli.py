@@ -494,3 +494,24 @@ def _desktop(args: argparse.Namespace) -> int:
     else:
         print(f"removed {len(removed)} files under {home}")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# kfdviz reproduce
+
+
+def _reproduce_arguments(parser: argparse.ArgumentParser) -> None:
+    from kfdviz.experiments.cli import add_arguments  # standard library only
+
+    add_arguments(parser)
+
+
+@command(
+    "reproduce",
+    help="reproduce a table of the papers on the IDA benchmark data (resumable, parallel)",
+    arguments=_reproduce_arguments,
+)
+def _reproduce(args: argparse.Namespace) -> int:
+    from kfdviz.experiments.cli import run
+
+    return run(args)

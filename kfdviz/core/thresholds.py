@@ -2,7 +2,7 @@
 
 Projections ``z`` of the training points and labels ``s`` in {-1, +1} (the +1 class projects
 higher) give an offset b so that sign(z + b) classifies. TPAMI advises estimating b separately from
-the direction; eq. (15) is the margin LP, solved with scipy's HiGHS.
+the direction; eq. (15) is the margin LP, solved by HiGHS.
 """
 
 from __future__ import annotations
@@ -10,14 +10,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
-from scipy.sparse import csr_array, hstack
-from scipy.sparse import eye as sparse_eye
 
 THRESHOLD_NAMES = ("midpoint", "prior", "min-error", "margin-lp")
 
-# eq. (15)'s C, as 1/(nu*n): at most about a fraction nu of the points may violate the margin.
+# eq. (15)'s default C, as 1/(nu*n): at most about a fraction nu of the points may violate the
+# margin.
 MARGIN_LP_NU = 0.1
+
+
+def margin_lp_constant(s: np.ndarray, C: float | None = None) -> float:
+    """eq. (15)'s trade-off C for labels ``s`` (+-1): ``C`` itself, or 1/(0.1 n) when None.
+
+    The LP is bounded only when C >= 1/(2 m), m the size of the smaller class: otherwise moving
+    b towards that class while raising rho (and the smaller class's violations) gains without
+    end. Raises ValueError then.
+    """
+    n = s.size
+    m = int(min(np.sum(s > 0), np.sum(s < 0)))
+    value = 1.0 / (MARGIN_LP_NU * n) if C is None else float(C)
+    if not value * 2 * m >= 1.0:
+        given = "the default 1/(0.1 n)" if C is None else f"threshold_C={value:g}"
+        raise ValueError(
+            f"{given} makes the margin LP (TPAMI eq. 15) unbounded with {m} points in the smaller "
+            f"class: it needs threshold_C >= 1/(2 x {m}) = {0.5 / max(m, 1):.3g}. Pass a larger "
+            "threshold_C, or use another threshold rule."
+        )
+    return value
 
 
 def _class_stats(z: np.ndarray, s: np.ndarray):
@@ -62,29 +80,61 @@ def min_error(z: np.ndarray, s: np.ndarray) -> float:
     return -float(cuts[choice])
 
 
-def margin_lp(z: np.ndarray, s: np.ndarray, nu: float = MARGIN_LP_NU) -> float:
-    """TPAMI eq. (15): max rho - C sum xi  s.t.  s_i (z_i + b) >= rho - xi_i,  rho, xi >= 0."""
+def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
+    """TPAMI eq. (15): max rho - C sum xi  s.t.  s_i (z_i + b) >= rho - xi_i,  rho, xi >= 0.
+
+    ``C`` trades the margin rho against the violations xi (default 1/(0.1 n); it must be at
+    least 1/(2 m) for a smaller class of m points, see :func:`margin_lp_constant`). The LP goes to HiGHS through highspy, built column by column
+    (rho, b, xi_1..xi_n): a cross-validation solves it once per fit, and scipy's ``linprog``
+    spent three times the solver's own time in checking and converting its input.
+    """
+    import highspy
+
     n = z.size
     scale = np.std(z) or 1.0
     zn = z / scale  # the LP is scale-invariant in b/scale; normalizing helps the solver
-    C = 1.0 / (nu * n)
-    # variables: [rho, b, xi_1..xi_n]; linprog minimizes, so minimize -rho + C sum xi
-    cost = np.concatenate([[-1.0, 0.0], np.full(n, C)])
-    # rho - s_i b - xi_i <= s_i z_i
-    A = hstack(
-        [csr_array(np.ones((n, 1))), csr_array(-s[:, None].astype(float)), -sparse_eye(n)],
-        format="csr",
+    C = margin_lp_constant(s, C)
+    inf = highspy.kHighsInf
+    # rows: rho - s_i b - xi_i <= s_i zn_i; columns: rho (1 in every row), b (-s), xi_i (-1 in row i)
+    start = np.concatenate([[0, n], 2 * n + np.arange(n + 1)]).astype(np.int32)
+    index = np.tile(np.arange(n, dtype=np.int32), 3)
+    value = np.concatenate([np.ones(n), -np.asarray(s, dtype=float), -np.ones(n)])
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    status = highs.passModel(
+        n + 2,
+        n,
+        3 * n,
+        1,  # column-wise matrix
+        1,  # minimize -rho + C sum xi
+        0.0,
+        np.concatenate([[-1.0, 0.0], np.full(n, C)]),
+        np.concatenate([[0.0, -inf], np.zeros(n)]),
+        np.full(n + 2, inf),
+        np.full(n, -inf),
+        np.asarray(s * zn, dtype=float),
+        start,
+        index,
+        value,
+        np.zeros(n + 2, dtype=np.int32),
     )
-    rhs = s * zn
-    bounds = [(0, None), (None, None)] + [(0, None)] * n
-    res = linprog(cost, A_ub=A, b_ub=rhs, bounds=bounds, method="highs")
-    if res.status != 0:
-        # The LP is always feasible (xi large); failure is a solver problem: fall back, loudly.
-        raise ValueError(f"The margin LP threshold (eq. 15) failed: {res.message}")
-    return float(res.x[1] * scale)
+    if status != highspy.HighsStatus.kError:
+        highs.run()
+    if status == highspy.HighsStatus.kError or (
+        highs.getModelStatus() != highspy.HighsModelStatus.kOptimal
+    ):
+        # The LP is always feasible (xi large) and bounded (C >= 1/(2m)): a solver problem.
+        raise ValueError(
+            "The margin LP threshold (eq. 15) failed: HiGHS ended with "
+            f"{highs.modelStatusToString(highs.getModelStatus())}"
+        )
+    return float(highs.getSolution().col_value[1] * scale)
 
 
-def fit_threshold(name: str, z: np.ndarray, s: np.ndarray) -> float:
+def fit_threshold(
+    name: str, z: np.ndarray, s: np.ndarray, *, margin_C: float | None = None
+) -> float:
+    """The offset b by rule ``name``; ``margin_C`` is eq. (15)'s C for "margin-lp" (None: default)."""
     if name == "midpoint":
         return midpoint(z, s)
     if name == "prior":
@@ -92,7 +142,7 @@ def fit_threshold(name: str, z: np.ndarray, s: np.ndarray) -> float:
     if name == "min-error":
         return min_error(z, s)
     if name == "margin-lp":
-        return margin_lp(z, s)
+        return margin_lp(z, s, margin_C)
     raise ValueError(f"Unknown threshold={name!r}: choose one of {', '.join(THRESHOLD_NAMES)}.")
 
 

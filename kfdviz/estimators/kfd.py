@@ -63,6 +63,11 @@ class KernelFisherDiscriminant(
         How the offset is estimated from the training projections: the Bayes threshold of two
         1-D Gaussians with class priors; the midpoint of the projected class means; the cut with
         the fewest training errors; or the margin LP of TPAMI eq. (15).
+    threshold_C : float or None
+        The trade-off C of eq. (15), max rho - C sum xi, used by ``threshold="margin-lp"``:
+        larger C tolerates fewer margin violations. None uses 1/(0.1 n) for n training points
+        (about a tenth of the points may lie inside the margin). The LP is bounded only for
+        C >= 1/(2 m), m the size of the smaller class; a smaller value is rejected at fit time.
     n_centers : int or None
         Expand over this many points only (TPAMI eq. 13); None uses every training point.
     centers : {"random", "kmeans"}
@@ -86,6 +91,7 @@ class KernelFisherDiscriminant(
         "mu": [Interval(Real, 0.0, None, closed="left")],
         "regularizer": [StrOptions({"identity", "gram"})],
         "threshold": [StrOptions(set(THRESHOLD_NAMES))],
+        "threshold_C": [Interval(Real, 0.0, None, closed="neither"), None],
         "n_centers": [Interval(Integral, 1, None, closed="left"), None],
         "centers": [StrOptions(set(CENTER_METHODS))],
         "tangents": [str, list, tuple, None],
@@ -108,6 +114,7 @@ class KernelFisherDiscriminant(
         mu=1e-3,
         regularizer="identity",
         threshold="prior",
+        threshold_C=None,
         n_centers=None,
         centers="random",
         tangents=None,
@@ -126,6 +133,7 @@ class KernelFisherDiscriminant(
         self.mu = mu
         self.regularizer = regularizer
         self.threshold = threshold
+        self.threshold_C = threshold_C
         self.n_centers = n_centers
         self.centers = centers
         self.tangents = tangents
@@ -329,7 +337,7 @@ class KernelFisherDiscriminant(
         z = z * (2.0 / gap)
         self.expansion_ = Expansion(kern, Z, a, -0.5 * (z[s > 0].mean() + z[s < 0].mean()))
         z = z + self.expansion_.offset[0]
-        self.intercept_ = float(fit_threshold(self.threshold, z, s))
+        self.intercept_ = float(fit_threshold(self.threshold, z, s, margin_C=self.threshold_C))
         self.output_model_ = GaussianOutputModel.fit(z + self.intercept_, s)
         self._n_features_out = 1
         self.diagnostics_["threshold"] = self.intercept_
@@ -373,7 +381,7 @@ class KernelFisherDiscriminant(
             a = solk.vectors[:, 0]
             z = Kzx.T @ a
             sk = np.where(yk == 1, 1.0, -1.0)
-            b = fit_threshold(self.threshold, z, sk)
+            b = fit_threshold(self.threshold, z, sk, margin_C=self.threshold_C)
             half_gap = 0.5 * (z[yk == 1].mean() - z[yk == 0].mean())
             coefs.append(a / half_gap)
             offsets.append(b / half_gap)

@@ -1,4 +1,8 @@
-"""The papers' benchmark protocol on the IDA data (TPAMI sec. 5.2, NIPS 2000 sec. 5).
+"""The papers' benchmark protocol on the IDA data (TPAMI sec. 5.2, NIPS 2000 sec. 5), one call.
+
+A compact form for tests and scripts: any estimator and grid, scikit-learn's GridSearchCV, one
+data set, in this process. ``kfdviz reproduce`` (run.py) runs the same protocol as stored,
+parallel tasks with the shared-work grid search.
 
 Parameters are chosen by 5-fold cross-validation on each of the first five training
 realizations; the median of the five choices is then used on every realization, and the test
@@ -16,6 +20,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from threadpoolctl import threadpool_limits
 
 from ..datasets.ida import ida_realizations, load_ida
+from .protocol import median_choice
 
 # The papers' KFD column (test error in %), TPAMI Table 1 and the 1999 table.
 PAPER_KFD_ERROR = {
@@ -49,19 +54,6 @@ class ProtocolResult:
         return float(np.std(self.test_errors, ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
 
 
-def _median_params(choices: list[dict]) -> dict:
-    """Median of numeric choices (taken on the candidates, so it is always a grid value)."""
-    out = {}
-    for key in choices[0]:
-        values = [c[key] for c in choices]
-        if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-            ordered = sorted(values)
-            out[key] = ordered[(len(ordered) - 1) // 2]
-        else:
-            out[key] = max(set(values), key=values.count)
-    return out
-
-
 def run_protocol(
     folder,
     dataset: str,
@@ -93,7 +85,7 @@ def run_protocol(
             choices.append(search.best_params_)
             if progress:
                 progress(f"{dataset}: realization {r} CV choice {search.best_params_}")
-        params = _median_params(choices)
+        params = median_choice(choices)
         errors = []
         for X_train, y_train, X_test, y_test in splits.values():
             model = clone(estimator).set_params(**params).fit(X_train, y_train)

@@ -479,6 +479,10 @@ def _paint_panel(
         return _paint_scatter3d(c, panel, cell, inner, settings)
     if kind == "sweep":
         return _paint_sweep(c, panel, cell, inner)
+    if kind == "errorbars":
+        from .errorbars import paint_errorbars
+
+        return paint_errorbars(c, panel, cell, inner)
     if kind == "chart":
         from .paint_charts import paint_chart
 
@@ -1442,6 +1446,8 @@ def _panel_aspect(panel: PanelPlan) -> tuple[float, float]:
         from .paint_charts import chart_aspect
 
         return chart_aspect(panel.chart), 8.0
+    if panel.kind == "errorbars":
+        return 2.0, 8.0
     return 1.5, 8.0
 
 

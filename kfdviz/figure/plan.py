@@ -9,6 +9,7 @@
 - ``"scatter3d"``: points in 3-D (an embedding, or 3-D input) as a software projection;
 - ``"sweep"``: a measure against a swept parameter (one line per pipeline);
 - ``"chart"``: curves or images a paper's figure computes (:mod:`kfdviz.charts`);
+- ``"errorbars"``: values ± errors over named categories (``result`` is an ``ErrorBarData``);
 - ``"message"``: a panel whose fit failed, saying why.
 """
 

@@ -24,11 +24,16 @@ def test_the_loss_is_offered_for_the_programs_only(window, qtbot):
     assert loss.value() == "squared"
     wait_idle(qtbot, w)
     qtbot.waitUntil(
-        lambda: w.pictures.main_slot.result is not None and w.pictures.main_slot.result.algorithm == "kfd-qp",
+        lambda: (
+            w.pictures.main_slot.result is not None
+            and w.pictures.main_slot.result.algorithm == "kfd-qp"
+        ),
         timeout=30_000,
     )
     with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
         loss.combo.setCurrentIndex(loss.combo.findData("huber"))
     assert panel.params()["loss"] == "huber"
-    qtbot.waitUntil(lambda: w.pictures.main_slot.result.params.get("loss") == "huber", timeout=30_000)
+    qtbot.waitUntil(
+        lambda: w.pictures.main_slot.result.params.get("loss") == "huber", timeout=30_000
+    )
     wait_idle(qtbot, w)

@@ -1,0 +1,80 @@
+"""Results stored as they finish, one JSON file per task, so that a run resumes and reruns are free.
+
+A task is named by its key: what it computes (kind), the data set, the realization, the method,
+its parameters or grid, and the code version. The file name carries a digest of the key and the
+file holds the key itself, so a stored result is only ever returned for exactly that key.
+Files are written atomically (a temporary file in the same folder, flushed, then renamed), so a
+killed run leaves either the whole result or none of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_text_atomic(path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        # mkstemp makes the file private (0600); give it the mode a plain open() would
+        os.chmod(tmp, 0o666 & ~_umask())
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def canonical(key: dict) -> str:
+    return json.dumps(key, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+class ResultStore:
+    """A folder of task results: ``get(key)`` (None when absent) and ``put(key, result)``."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+
+    def path(self, key: dict) -> Path:
+        digest = hashlib.sha256(canonical(key).encode()).hexdigest()[:20]
+        dataset = str(key.get("dataset", "_"))
+        method = str(key.get("method", "_"))
+        realization = key.get("realization", "_")
+        name = f"{key.get('kind', 'task')}-r{realization}-{digest}.json"
+        return self.folder / dataset / method / name
+
+    def get(self, key: dict) -> dict | None:
+        path = self.path(key)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                stored = json.load(handle)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            return None  # unreadable (a foreign or damaged file): computed again, then replaced
+        if stored.get("key") != json.loads(canonical(key)):
+            return None
+        return stored.get("result")
+
+    def put(self, key: dict, result: dict) -> Path:
+        text = json.dumps({"key": key, "result": result}, sort_keys=True, indent=1)
+        return write_text_atomic(self.path(key), text)

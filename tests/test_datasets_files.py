@@ -547,3 +547,12 @@ def test_csv_round_trip_is_exact(tmp_path_factory, X, data):
     np.testing.assert_array_equal(loaded.X, X)
     np.testing.assert_array_equal(loaded.y, y)
     np.testing.assert_array_equal(loaded.roles, roles)
+
+
+def test_a_label_column_first_keeps_the_other_columns_as_features(tmp_path):
+    from kfdviz import datasets
+
+    path = tmp_path / "first.csv"
+    path.write_text("label,a,b\n0,1.0,2.0\n1,3.0,4.0\n0,5.0,6.0\n")
+    loaded = datasets.load_table(path)
+    assert loaded.feature_names == ["a", "b"] and list(loaded.y) == [0, 1, 0]

@@ -313,15 +313,17 @@ class SessionActions(QObject):
 
     def load_file(self, path: str) -> bool:
         try:
-            X, y = datasets.load(path)
-        except Exception as exc:  # show every reason a file cannot be read
+            loaded = datasets.load_for_drawing(path)
+        except Exception as exc:  # show every reason a file cannot be read; the points stay
             self.status.show(f"Could not load {Path(path).name}: {exc}", kind="error")
             return False
-        regression = np.asarray(y).dtype.kind == "f" and not np.all(np.mod(y, 1) == 0)
+        X, y = loaded.X, loaded.y
+        regression = loaded.task == "regression"
         self.workspace.data_panel.set_regression(regression)
         self.workspace.algorithm_panel.set_mode("regression" if regression else "classification")
         self.workspace.sync_slot_from_panel()
-        self.data.replace(X, y, regression=regression)
+        # The file's train/test roles, where it has them (a file saved from here does).
+        self.data.replace(X, y, regression=regression, roles=loaded.roles)
         self.width_from_data(quiet=True)
         self.status.show(f"Loaded {count(len(X), 'point')} from {Path(path).name}", kind="info")
         return True

@@ -21,6 +21,7 @@ from .errors import DataFileError
 _DELIMITERS = ("\t", ";", ",", "|", " ")
 _SNIFF_LINES = 50
 ROLE_COLUMN = "role"
+LABEL_COLUMN = "label"
 ROLES = ("train", "test")
 
 
@@ -183,10 +184,21 @@ def read_table(
     role_col = None
     if names is not None:
         role_col = next((i for i, n in enumerate(names) if n.casefold() == ROLE_COLUMN), None)
-    label_col = _resolve_label(label, names, n_columns, role_col, path)
-    if label_col is not None and label_col == role_col:
-        role_col = None
-    feature_cols = [i for i in range(n_columns) if i not in (label_col, role_col)]
+    named_label = None
+    if label is None and names is not None:
+        named_label = next((i for i, n in enumerate(names) if n.casefold() == LABEL_COLUMN), None)
+    if named_label is not None:
+        # kfdviz's own layout (saved points, exported data): the features, then "label", then
+        # "role" and the outputs of the fit it was exported from, which are not features.
+        label_col = named_label
+        feature_cols = list(range(label_col)) or [
+            i for i in range(n_columns) if i not in (label_col, role_col)
+        ]
+    else:
+        label_col = _resolve_label(label, names, n_columns, role_col, path)
+        if label_col is not None and label_col == role_col:
+            role_col = None
+        feature_cols = [i for i in range(n_columns) if i not in (label_col, role_col)]
 
     def column(i: int) -> str | int:
         return names[i] if names is not None and names[i] else i + 1

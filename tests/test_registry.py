@@ -187,3 +187,19 @@ def test_two_algorithms_cannot_share_a_key():
 def test_the_registry_lists_every_estimator_modules_specs_in_order():
     listed = [spec for module in registry.SPEC_MODULES for spec in module.SPECS]
     assert list(ALGORITHMS.values()) == listed == list(registry.SPECS)
+
+
+@pytest.mark.parametrize(
+    "key, params, said",
+    [
+        ("kfd", {"width": -1.0}, "Width c (width) must be positive; got -1.0."),
+        ("kfd", {"mu": -1.0}, "μ (mu) must be 0 or more; got -1.0."),
+        ("kfd", {"degree": 0}, "Degree (degree) must be a whole number, at least 1; got 0."),
+        ("svd", {"n_components": 0}, "must be a whole number, at least 1; got 0."),
+    ],
+)
+def test_validation_messages_are_written_for_people(key, params, said):
+    reasons = registry.get(key).validate(params)
+    (reason,) = reasons.values()
+    assert reason.endswith(said)
+    assert "parameter of" not in reason and "range" not in reason

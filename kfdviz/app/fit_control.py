@@ -182,11 +182,11 @@ class FitControl(QObject):
                     self.panel.mark_errors(problems)
                     name0, reason = next(iter(problems.items()))
                     label = param_label(slot.algorithm, name0)
+                    # The registry's reasons name the parameter already ("Width c must be ...").
+                    said = reason if reason.startswith(label) else f"{label}: {reason}"
                     slot.error, slot.error_param = reason, name0
-                    self.status.show(f"{label}: {reason} Nothing was fitted.", kind="error")
-                    self.marks.stale(
-                        name, f"{label}: {reason} This picture is of the last valid value."
-                    )
+                    self.status.show(f"{said} Nothing was fitted.", kind="error")
+                    self.marks.stale(name, f"{said} This picture is of the last valid value.")
                     self.worker.cancel(name)
                     continue
                 slot.params = params

@@ -505,7 +505,8 @@ class Workspace(QObject):
         p = self.pictures
         if slot is p.active_slot() and failure.param:
             if self.algorithm_panel.show_error(failure.param, failure.message):
-                where = f"{param_label(slot.algorithm, failure.param)}: "
+                label = param_label(slot.algorithm, failure.param)
+                where = "" if failure.message.startswith(label) else f"{label}: "
         if p.layout_name == "compare" and slot.name.startswith("compare-"):
             self.compare_view.panels[int(slot.name.split("-")[1])].set_error(failure.message)
         return where

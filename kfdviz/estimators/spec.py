@@ -133,6 +133,40 @@ class CostModel:
 
 
 # -- the algorithm ------------------------------------------------------------------------------
+def plain_reason(label: str, constraints: list, value, name: str = "") -> str:
+    """What is wrong with ``value`` of the parameter ``label`` (code name ``name``), said for
+    people ("Width c (width) must be positive; got -1.0."), from its numeric interval or its
+    options; "" when the constraints are of another kind (the caller keeps scikit-learn's
+    message then)."""
+    shown = repr(value)
+    if name and name != label:
+        label = f"{label} ({name})"
+    for c in constraints:
+        if isinstance(c, Interval):
+            whole = c.type is Integral
+            lo, hi = c.left, c.right
+            low_in = c.closed in ("left", "both")
+            high_in = c.closed in ("right", "both")
+            if lo is not None and hi is not None:
+                rule = f"between {lo:g} and {hi:g}"
+            elif lo == 0 and not low_in:
+                rule = "positive"
+            elif lo == 0:
+                rule = "0 or more"
+            elif lo is not None:
+                rule = f"at least {lo:g}" if low_in else f"more than {lo:g}"
+            elif hi is not None:
+                rule = f"at most {hi:g}" if high_in else f"less than {hi:g}"
+            else:
+                rule = "a number"
+            kind = "a whole number, " if whole else ""
+            return f"{label} must be {kind}{rule}; got {shown}."
+        if isinstance(c, StrOptions):
+            options = ", ".join(sorted(c.options))
+            return f"{label} must be one of {options}; got {shown}."
+    return ""
+
+
 @dataclass(frozen=True)
 class AlgorithmSpec:
     """One algorithm a user can pick: the estimator, how to show it and what its fit costs.
@@ -215,7 +249,8 @@ class AlgorithmSpec:
                     {name: constraints[name]}, {name: value}, caller_name=self.title
                 )
             except InvalidParameterError as exc:
-                errors[name] = str(exc)
+                label = next((p.label for p in self.params if p.name == name and p.label), name)
+                errors[name] = plain_reason(label, constraints[name], value, name) or str(exc)
         return errors
 
     def make(self, params: dict | None = None):

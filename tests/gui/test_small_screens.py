@@ -32,9 +32,13 @@ def test_the_picture_and_the_main_parameters_fit_a_projector(qtbot, settings, si
         for name in ("width", "mu"):
             assert _shown_whole(ws.algorithm_panel.widget(name), viewport), name
         view = ws.input_view
-        plot_rect = view.plot.rect()
-        bar = view.colorbar.mapRectToScene(view.colorbar.boundingRect())
-        assert plot_rect.contains(view.plot.mapFromScene(bar).boundingRect())
+
+        def bar_whole() -> bool:
+            bar = view.colorbar.mapRectToScene(view.colorbar.boundingRect())
+            return view.plot.rect().contains(view.plot.mapFromScene(bar).boundingRect())
+
+        # The plot's scene follows the docks' new widths once the layout has settled.
+        qtbot.waitUntil(bar_whole, timeout=5_000)
         assert view.plot.width() >= 0.3 * w.width()
     finally:
         w.close()

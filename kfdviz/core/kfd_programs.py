@@ -35,7 +35,6 @@ cancel terminates.
 
 from __future__ import annotations
 
-import functools
 import warnings
 from dataclasses import dataclass
 
@@ -45,6 +44,7 @@ import scipy.sparse as sp
 
 from . import stoppable
 from .eigen import extreme_eigenvalues, symmetric_eigh
+from .highs import quiet_highs
 
 LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")
 REGULARIZERS = ("l2", "rkhs", "l1")
@@ -637,34 +637,6 @@ def _solve_lp_dual(Kxz, y, C, mu, max_iter):
     return alpha, b, "highs-lp-dual", "optimal", []
 
 
-@functools.cache
-def _quiet_highs_class():
-    import highspy
-
-    class QuietHighs(highspy.Highs):
-        """A ``highspy.Highs`` with HiGHS's ``output_flag`` off from its construction on.
-
-        highspy's constructor enables its callbacks, and HiGHS writes its banner to stdout when
-        callbacks are set while ``output_flag`` is on: switched off afterwards, the banner is out
-        already. Switched off here, before the callbacks, HiGHS writes nothing at all.
-        """
-
-        def enableCallbacks(self):
-            self.setOptionValue("output_flag", False)
-            super().enableCallbacks()
-
-    return QuietHighs
-
-
-def _quiet_highs():
-    """A HiGHS instance that writes nothing to stdout (its banner included)."""
-    highs = _quiet_highs_class()()
-    # Also where the constructor does not enable callbacks (older highspy): nothing is logged
-    # before the first model is passed.
-    highs.setOptionValue("output_flag", False)
-    return highs
-
-
 def _dual_simplex(Kxz, y, C, mu, max_iter, rng, *, with_basis=False):
     """Solve the LP dual; return alpha, b and, ``with_basis``, the optimal basis (column and
     row status codes; else None)."""
@@ -682,7 +654,7 @@ def _dual_simplex(Kxz, y, C, mu, max_iter, rng, *, with_basis=False):
     cost = -np.concatenate([y, [] if C is None else C @ y])  # HiGHS minimizes
     lower = np.concatenate([np.full(n, -1.0), np.full(G, -np.inf)])
     upper = np.concatenate([np.full(n, 1.0), np.full(G, np.inf)])
-    highs = _quiet_highs()
+    highs = quiet_highs()
     highs.setOptionValue("solver", "simplex")
     highs.setOptionValue("simplex_iteration_limit", int(max_iter))
     # Devex pricing: on these wide, dense programs it took half the time of HiGHS's default.
@@ -818,7 +790,7 @@ def _solve_lp_primal(Kxz, y, C, mu, loss, epsilon, max_iter):
 
 def _new_highs(max_iter):
     """A quiet HiGHS instance that solves by the simplex method within ``max_iter`` iterations."""
-    highs = _quiet_highs()
+    highs = quiet_highs()
     highs.setOptionValue("solver", "simplex")
     highs.setOptionValue("simplex_iteration_limit", int(max_iter))
     return highs

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .highs import quiet_highs
+
 THRESHOLD_NAMES = ("midpoint", "prior", "min-error", "margin-lp")
 
 # eq. (15)'s default C, as 1/(nu*n): at most about a fraction nu of the points may violate the
@@ -99,8 +101,7 @@ def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
     start = np.concatenate([[0, n], 2 * n + np.arange(n + 1)]).astype(np.int32)
     index = np.tile(np.arange(n, dtype=np.int32), 3)
     value = np.concatenate([np.ones(n), -np.asarray(s, dtype=float), -np.ones(n)])
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
+    highs = quiet_highs()
     status = highs.passModel(
         n + 2,
         n,

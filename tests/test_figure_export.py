@@ -251,7 +251,7 @@ def test_image_covers_exactly_the_grid_box(qapp, tmp_path):
 
 def test_value_image_rows_run_from_the_top(qapp):
     """Grid row 0 is the lowest y; the image's top row must be the highest y."""
-    from kfdviz.figure.paint import _value_image
+    from kfdviz.figure.paint_input import _value_image
 
     values = np.array([[0.0, 0.0], [1.0, 1.0]])  # row 0 (low y) = 0, row 1 (high y) = 1
     lut = lookup_table(np.array([[0, 0, 0], [255, 255, 255]]), 256)

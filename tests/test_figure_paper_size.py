@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QRectF
 
 from kfdviz import presets, session
-from kfdviz.figure import paint
+from kfdviz.figure import canvas, paint
 from kfdviz.figure.export import render_image
 from kfdviz.render import compute, figure_plan
 
@@ -32,13 +32,13 @@ def plans():
 def drawn(monkeypatch):
     """The canvases painted during a test, to read their recorded texts."""
     canvases = []
-    init = paint._Canvas.__init__
+    init = canvas._Canvas.__init__
 
     def recording(self, *args, **kwargs):
         init(self, *args, **kwargs)
         canvases.append(self)
 
-    monkeypatch.setattr(paint._Canvas, "__init__", recording)
+    monkeypatch.setattr(canvas._Canvas, "__init__", recording)
     return canvases
 
 
@@ -74,10 +74,10 @@ def test_text_is_set_at_least_at_the_minimum_size(plans, drawn):
     plan = plans["kfd-vs-kpca"]
     drawn.clear()
     render_image(plan, COLUMN, DPI)
-    canvas = drawn[-1]
-    smallest_pt = min(box.height() for _, box in canvas.drawn_texts) / (DPI / 72.0)
+    painted = drawn[-1]
+    smallest_pt = min(box.height() for _, box in painted.drawn_texts) / (DPI / 72.0)
     # A box is ascent + descent: about 1.1 times the font size.
-    assert smallest_pt >= 0.9 * paint.MIN_TEXT_PT * 0.85
+    assert smallest_pt >= 0.9 * canvas.MIN_TEXT_PT * 0.85
 
 
 def test_titles_can_be_left_out(plans, drawn):
@@ -118,15 +118,15 @@ def test_panels_can_be_arranged(plans, choice, shape):
 
 
 def test_a_slide_keeps_the_nominal_sizes():
-    assert paint.type_scale(10.7, 6.0) == 1.0
-    assert paint.font_points(12.5, 1.0) == 12.5
-    small = paint.type_scale(3.5, 2.33)
+    assert canvas.type_scale(10.7, 6.0) == 1.0
+    assert canvas.font_points(12.5, 1.0) == 12.5
+    small = canvas.type_scale(3.5, 2.33)
     assert small < 0.5
     # Larger roles stay larger than smaller ones at any scale.
     assert (
-        paint.font_points(12.5, small)
-        > paint.font_points(10.5, small)
-        > paint.font_points(7.5, small)
+        canvas.font_points(12.5, small)
+        > canvas.font_points(10.5, small)
+        > canvas.font_points(7.5, small)
     )
 
 

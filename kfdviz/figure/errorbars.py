@@ -57,7 +57,8 @@ def paint_errorbars(c, panel, cell, inner):
     from PySide6.QtGui import QBrush, QPainterPath
 
     from . import palette
-    from .paint import PanelGeometry, Transform, _plot_rect, _symbol_path, tick_label, ticks
+    from .axes import _plot_rect, tick_label, ticks
+    from .canvas import PanelGeometry, Transform, _symbol_path
 
     data: ErrorBarData = panel.result
     qp, theme = c.qp, c.theme

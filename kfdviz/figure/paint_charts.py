@@ -13,7 +13,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QImage, QPainterPath
 
 from . import palette
-from .paint import PanelGeometry, Transform, _legend_swatch, _paint_axes, _plot_rect
+from .axes import _legend_swatch, _paint_axes, _plot_rect
+from .canvas import PanelGeometry, Transform
 
 _PEN_STYLES = {
     "solid": Qt.PenStyle.SolidLine,

@@ -17,7 +17,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from ..figure.paint import tick_label, ticks
+from ..figure.axes import tick_label, ticks
 from ..pipeline import FitResult
 from .overlay import PictureOverlay
 from .style import LIGHT, Theme, class_qcolor, class_symbol, elided_title

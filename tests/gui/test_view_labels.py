@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kfdviz import datasets
-from kfdviz.figure.paint import tick_label
+from kfdviz.figure.axes import tick_label
 from kfdviz.pipeline import FitRequest, run_fit
 from kfdviz.views import InputSpaceView, OutputsView
 

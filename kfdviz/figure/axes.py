@@ -1,0 +1,307 @@
+"""Axes of a figure's panels: tick values and labels, the room they need, the frame, points."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QFont,
+    QPainterPath,
+)
+
+from ..pipeline.geometry import nice_step
+from . import palette
+from .canvas import (
+    BOTTOM_PT,
+    COLORBAR_GAP_PT,
+    COLORBAR_WIDTH_PT,
+    LEFT_PT,
+    TOP_PT,
+    Transform,
+    _Canvas,
+    _class_index,
+    _symbol_path,
+)
+
+
+# -- ticks -----------------------------------------------------------------------------------------
+def ticks(lo: float, hi: float, target: int = 5) -> np.ndarray:
+    """Round values in [lo, hi], about ``target`` intervals apart, and at least three of them."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return np.array([lo])
+    out = np.array([lo])
+    for attempt in range(4):
+        step = nice_step(hi - lo, target * 2**attempt)
+        start = math.ceil(lo / step - 1e-9) * step
+        out = start + step * np.arange(math.floor((hi - start) / step + 1e-9) + 1)
+        out = np.round(out / step) * step
+        out[np.abs(out) < step * 1e-9] = 0.0
+        if len(out) >= 3:
+            break
+    return out
+
+
+def log_ticks(lo: float, hi: float) -> np.ndarray:
+    a, b = math.floor(math.log10(lo) + 1e-9), math.ceil(math.log10(hi) - 1e-9)
+    out = 10.0 ** np.arange(a, b + 1)
+    return out[(out >= lo * (1 - 1e-9)) & (out <= hi * (1 + 1e-9))]
+
+
+def tick_label(v: float, step: float | None = None) -> str:
+    if v == 0:
+        return "0"
+    if abs(v) >= 1e4 or abs(v) < 1e-3:
+        e = math.floor(math.log10(abs(v)))
+        m = v / 10**e
+        return f"10^{e}" if abs(m - 1) < 1e-9 else f"{m:g}·10^{e}"
+    if step is not None and step < 1:
+        digits = max(0, -math.floor(math.log10(step) + 1e-9))
+        scaled = step * 10**digits  # 0.05 * 100 is 4.9999999999999996: compare, not take % 1
+        if abs(scaled - round(scaled)) > 1e-6:
+            digits += 1
+        return f"{v:.{digits}f}".replace("-", "−")
+    return f"{v:g}".replace("-", "−")
+
+
+def _superscript(label: str) -> str:
+    if "^" not in label:
+        return label
+    sup = str.maketrans("0123456789-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻")
+    head, _, exp = label.partition("^")
+    return head + exp.translate(sup)
+
+
+def _plot_rect(
+    c: _Canvas,
+    inner: QRectF,
+    *,
+    right: float = 8.0,
+    aspect: float | None = None,
+    ylabel: bool = True,
+    below: float = 0.0,
+    yrange: tuple[float, float] | None = None,
+    right_px: float | None = None,
+) -> QRectF:
+    """The axes' rectangle inside ``inner``, leaving room for tick labels and axis titles, and
+    for a colour bar (``right`` or ``below``, nominal points; ``right_px`` measured pixels).
+    With ``yrange`` the room for the y tick labels is measured on their text. ``ylabel`` False:
+    no y tick labels and no y title (a row's shared axis)."""
+    if not ylabel:
+        left = c.pt(6)
+    elif yrange is not None:
+        left = _y_label_room(c, *yrange)
+    else:
+        left = c.pt(LEFT_PT)
+    right = c.pt(right) if right_px is None else right_px
+    bottom = c.pt(BOTTOM_PT + below)
+    top = c.pt(TOP_PT)
+    r = QRectF(
+        inner.left() + left,
+        inner.top() + top,
+        inner.width() - left - right,
+        inner.height() - top - bottom,
+    )
+    if aspect is not None and r.width() > 0 and r.height() > 0:
+        # width / height of the data box: keep the data's aspect (one unit is one unit).
+        if r.width() / r.height() > aspect:
+            w = r.height() * aspect
+            r = QRectF(r.left() + 0.5 * (r.width() - w), r.top(), w, r.height())
+        else:
+            h = r.width() / aspect
+            r = QRectF(r.left(), r.top() + 0.5 * (r.height() - h), r.width(), h)
+    return r
+
+
+def _widest_tick_label(c: _Canvas, lo: float, hi: float, font: QFont) -> float:
+    values = ticks(lo, hi, 5)
+    step = float(values[1] - values[0]) if len(values) > 1 else None
+    return max(
+        (c.text_width(_superscript(tick_label(float(v), step)), font) for v in values),
+        default=0.0,
+    )
+
+
+def _y_label_room(c: _Canvas, lo: float, hi: float) -> float:
+    """Left of a plot: tick marks, the widest y tick label, the rotated y title, gaps."""
+    widest = _widest_tick_label(c, lo, hi, c.font(7.5))
+    return c.pt(3 + 2) + widest + c.pt(4) + c.text_height(c.font(8.5)) + c.pt(2)
+
+
+def _colorbar_room(c: _Canvas, lo: float, hi: float, label: str = "") -> float:
+    """Right of a plot: the gap, the bar, its ticks, its widest tick label and its title."""
+    room = (
+        c.pt(COLORBAR_GAP_PT + COLORBAR_WIDTH_PT + 4)
+        + _widest_tick_label(c, lo, hi, c.font(7.0))
+        + c.pt(3)
+    )
+    if label:
+        room += c.text_height(c.font(6.5)) + c.pt(2)
+    return room
+
+
+def _spaced_ticks(
+    c: _Canvas, lo: float, hi: float, length: float, font: QFont, *, across: bool
+) -> np.ndarray:
+    """Round tick values whose labels do not touch along an axis ``length`` pixels long:
+    ``across`` labels (a y axis) need a line's height apart, others their widths."""
+    preferred = ticks(lo, hi, max(3, int(length / c.pt(45 if not across else 32))))
+    for target in range(max(len(preferred) - 1, 1), 0, -1):
+        values = ticks(lo, hi, target) if target >= 2 else None
+        if values is None or len(values) > target + 1:
+            step = nice_step(hi - lo, target)
+            start = math.ceil(lo / step - 1e-9) * step
+            values = start + step * np.arange(math.floor((hi - start) / step + 1e-9) + 1)
+            values[np.abs(values) < step * 1e-9] = 0.0
+        if len(values) < 2:
+            return values
+        step = float(values[1] - values[0])
+        pitch = step / (hi - lo) * length
+        labels = [_superscript(tick_label(float(v), step)) for v in values]
+        need = (
+            c.text_height(font)
+            if across
+            else max(c.text_width(text, font) for text in labels) + c.pt(4)
+        )
+        if pitch >= need:
+            return values
+    return values
+
+
+def _paint_axes(
+    c: _Canvas,
+    t: Transform,
+    xlabel: str,
+    ylabel: str,
+    *,
+    log_x: bool = False,
+    ytick_labels: bool = True,
+) -> None:
+    qp, r, theme = c.qp, t.rect, c.theme
+    qp.setBrush(Qt.BrushStyle.NoBrush)
+    qp.setPen(c.pen(theme.foreground, 0.7))
+    frame = QPainterPath()
+    frame.addRect(r)
+    qp.drawPath(frame)
+    font = c.font(7.5)
+    tick = c.pt(3)
+    if log_x:
+        xt = log_ticks(t.x0, t.x1)
+        xstep = None
+    else:
+        xt = _spaced_ticks(c, t.x0, t.x1, r.width(), font, across=False)
+        xstep = float(xt[1] - xt[0]) if len(xt) > 1 else None
+    yt = _spaced_ticks(c, t.y0, t.y1, r.height(), font, across=True)
+    ystep = float(yt[1] - yt[0]) if len(yt) > 1 else None
+    path = QPainterPath()
+    for x in xt:
+        u, _ = t.px(x, t.y0)
+        u = float(u)
+        if r.left() - 0.5 <= u <= r.right() + 0.5:
+            path.moveTo(u, r.bottom())
+            path.lineTo(u, r.bottom() + tick)
+            c.text(
+                u,
+                r.bottom() + tick + c.pt(1),
+                _superscript(tick_label(float(x), xstep)),
+                font,
+                align="center",
+                valign="top",
+            )
+    for y in yt:
+        _, v = t.px(t.x0, y)
+        v = float(v)
+        if r.top() - 0.5 <= v <= r.bottom() + 0.5:
+            path.moveTo(r.left(), v)
+            path.lineTo(r.left() - tick, v)
+            if not ytick_labels:
+                continue
+            c.text(
+                r.left() - tick - c.pt(2),
+                v,
+                _superscript(tick_label(float(y), ystep)),
+                font,
+                align="right",
+                valign="center",
+            )
+    qp.drawPath(path)
+    if xlabel:
+        # A title wider than the plot is set smaller or on two lines (the caller leaves room).
+        room = max(r.width(), c.pt(40))
+        xfont = c.fitted_font(xlabel, 8.5, room)
+        lines = [xlabel] if c.text_width(xlabel, xfont) <= room else c.wrap(xlabel, xfont, room)
+        y = r.bottom() + tick + c.pt(2) + c.text_height(font)
+        for line in lines:
+            c.text(r.center().x(), y, line, xfont, align="center", valign="top")
+            y += c.text_height(xfont)
+    if ylabel and ytick_labels:
+        widest = max(
+            (c.text_width(_superscript(tick_label(float(y), ystep)), font) for y in yt), default=0.0
+        )
+        x = r.left() - tick - c.pt(4) - widest
+        yfont = c.fitted_font(ylabel, 8.5, r.height())
+        c.text(x, r.center().y(), ylabel, yfont, align="center", valign="bottom", rotate=-90.0)
+
+
+def marker_pt(n: int) -> float:
+    """Marker size in points: smaller markers for more points, so clouds stay readable."""
+    return float(np.clip(5.2 * math.sqrt(150.0 / max(n, 1)), 3.2, 5.2))
+
+
+def _points(
+    c: _Canvas,
+    t: Transform,
+    X: np.ndarray,
+    labels,
+    classes,
+    test: np.ndarray,
+    *,
+    size_pt: float | None = None,
+) -> None:
+    qp, theme = c.qp, c.theme
+    if size_pt is None:
+        size_pt = marker_pt(X.shape[0])
+    u, v = t.px(X[:, 0], X[:, 1])
+    for is_test in (False, True):
+        idx = np.flatnonzero(test == is_test)
+        for i in idx:
+            k = 0 if labels is None else _class_index(classes, labels[i])
+            col = palette.class_color(k) if labels is not None else theme.foreground
+            sym = palette.class_symbol(k) if labels is not None else "o"
+            path = _symbol_path(sym, c.mark(size_pt if not is_test else size_pt - 0.5))
+            path.translate(float(u[i]), float(v[i]))
+            if is_test:
+                qp.setBrush(QBrush(c.color(theme.test_fill)))
+                qp.setPen(c.pen(col, 1.1))
+            else:
+                qp.setBrush(QBrush(c.color(col)))
+                qp.setPen(c.pen(theme.point_edge, 0.45))
+            qp.drawPath(path)
+
+
+def _legend_swatch(c: _Canvas, kind: str, col: str, at: QPointF) -> None:
+    qp = c.qp
+    path = QPainterPath()
+    if kind in ("line", "dash", "thick"):
+        path.moveTo(at.x() - c.pt(5), at.y())
+        path.lineTo(at.x() + c.pt(5), at.y())
+        style = Qt.PenStyle.DashLine if kind == "dash" else Qt.PenStyle.SolidLine
+        qp.setBrush(Qt.BrushStyle.NoBrush)
+        qp.setPen(c.pen(col, 1.9 if kind == "thick" else 1.3, style=style))
+    elif kind == "circle":
+        path.addEllipse(at, c.pt(3.5), c.pt(3.5))
+        qp.setBrush(Qt.BrushStyle.NoBrush)
+        qp.setPen(c.pen(col, 0.8))
+    else:  # a marker: "marker:<symbol>:<filled|hollow>"
+        _, sym, fill = kind.split(":")
+        path = _symbol_path(sym, c.pt(5.5))
+        path.translate(at)
+        if fill == "hollow":
+            qp.setBrush(QBrush(c.color(c.theme.test_fill)))
+            qp.setPen(c.pen(col, 1.1))
+        else:
+            qp.setBrush(QBrush(c.color(col)))
+            qp.setPen(c.pen(c.theme.point_edge, 0.45))
+    qp.drawPath(path)

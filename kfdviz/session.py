@@ -79,6 +79,10 @@ VIEW_DEFAULTS: dict[str, Any] = {
     "azimuth": 38.0,
 }
 
+# The view setting of a compare session naming the parameters its panels share (one value in
+# every panel whose algorithm has the parameter): a list of parameter names.
+LINKED_SETTING = "linked_params"
+
 # Migrations from older formats: version -> function(dict) -> dict of the next version. Format 1
 # is the first released format; an older file (there is none yet) is refused with the versions
 # this build reads, unless a migration is registered here.
@@ -649,6 +653,20 @@ def check_state(state: SessionState) -> None:
             _plain_value(value, key)
         except SessionError as exc:
             raise SessionError(None, f"view setting {exc.reason[len('parameter ') :]}") from None
+    linked = state.view_settings.get(LINKED_SETTING)
+    if linked is not None:
+        names = {p.name for panel in state.panels for p in registry.get(panel.algorithm).params}
+        if not isinstance(linked, (list, tuple)) or not all(isinstance(n, str) for n in linked):
+            raise SessionError(
+                None, f"view setting {LINKED_SETTING!r} must be a list of parameter names"
+            )
+        unknown = sorted(set(linked) - names)
+        if unknown:
+            raise SessionError(
+                None,
+                f"view setting {LINKED_SETTING!r} links {', '.join(map(repr, unknown))}, which no "
+                f"panel's algorithm has (they have {', '.join(sorted(names))})",
+            )
 
 
 def _native_params(algorithm: str, params: Mapping) -> dict:
@@ -674,6 +692,7 @@ def with_settings(state: SessionState, **settings) -> SessionState:
 
 __all__ = [
     "FORMAT_VERSION",
+    "LINKED_SETTING",
     "MIGRATIONS",
     "SUFFIX",
     "VIEW_DEFAULTS",

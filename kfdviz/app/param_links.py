@@ -8,7 +8,7 @@ copies the values (:meth:`kfdviz.app.pictures.Pictures.spread_links`).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QToolButton, QWidget
 
@@ -37,23 +37,28 @@ def _chain_pixmap(linked: bool, color: QColor, ratio: float) -> QPixmap:
     painter.setTransform(
         QTransform().translate(centre, centre).rotate(-45.0).translate(-centre, -centre)
     )
-    gap = 0.0 if linked else 2.5
+    shift = 2.4 if linked else 5.0  # each link's centre from the middle
     for sign in (-1, 1):
-        shift = sign * (3.0 + gap / 2)
-        link = QRectF(QPointF(centre + shift - 4.5, centre - 2.6), QSize(9, 5.2))
-        painter.drawRoundedRect(link, 2.6, 2.6)
+        x = centre + sign * shift
+        painter.drawRoundedRect(QRectF(x - 3.6, centre - 2.4, 7.2, 4.8), 2.4, 2.4)
+    if not linked:  # the break, marked by two short strokes across it
+        painter.drawLine(QPointF(centre - 0.8, centre - 4.5), QPointF(centre - 0.8, centre - 3.2))
+        painter.drawLine(QPointF(centre + 0.8, centre + 3.2), QPointF(centre + 0.8, centre + 4.5))
     painter.end()
     return pixmap
 
 
 def chain_icon(color: QColor | None = None) -> QIcon:
-    """The button's icon: joined links when checked, apart when not."""
-    if color is None:
-        color = QApplication.palette().buttonText().color()
-    ratio = QApplication.instance().devicePixelRatio() if QApplication.instance() else 1.0
+    """The button's icon: joined links (in the selection's colour) when checked, a broken chain
+    (in the text's) when not."""
+    palette = QApplication.palette()
+    off = color or palette.buttonText().color()
+    on = color or palette.highlight().color()
+    app = QApplication.instance()
+    ratio = app.devicePixelRatio() if app is not None else 1.0
     icon = QIcon()
-    icon.addPixmap(_chain_pixmap(True, color, ratio), QIcon.Mode.Normal, QIcon.State.On)
-    icon.addPixmap(_chain_pixmap(False, color, ratio), QIcon.Mode.Normal, QIcon.State.Off)
+    icon.addPixmap(_chain_pixmap(True, on, ratio), QIcon.Mode.Normal, QIcon.State.On)
+    icon.addPixmap(_chain_pixmap(False, off, ratio), QIcon.Mode.Normal, QIcon.State.Off)
     return icon
 
 
@@ -71,6 +76,11 @@ class LinkButton(QToolButton):
         self.setAccessibleName(f"Link {name} across the compare panels")
         self.toggled.connect(self._say)
         self._say(False)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.PaletteChange:  # a theme: the chain in its colours
+            self.setIcon(chain_icon())
+        super().changeEvent(event)
 
     def _say(self, linked: bool) -> None:
         self.setToolTip(LINKED_TIP if linked else UNLINKED_TIP)

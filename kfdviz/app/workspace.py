@@ -33,7 +33,14 @@ from .actions import TOOLS
 from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
 from .compare import CompareView
 from .data_panel import DataPanel
-from .drawing import counts_text, draw_compare_panel, draw_embedding, points_3d, summary
+from .drawing import (
+    counts_text,
+    draw_compare_panel,
+    draw_embedding,
+    points_3d,
+    show_compare_caption,
+    summary,
+)
 from .pictures import SlotState, caption, param_names, settled_params
 from .sweep_panel import SweepPanel
 
@@ -407,7 +414,9 @@ class Workspace(QObject):
             return
         p = self.pictures
         for i, slot in enumerate(p.shown_compare_slots()):
-            self.compare_view.panels[i].set_slot(slot)
+            panel = self.compare_view.panels[i]
+            panel.set_slot(slot)
+            show_compare_caption(panel, caption(slot), slot.result, p.compare_mode)
 
     # -- points and framing ----------------------------------------------------------------------
     def refresh_points(self, *, reframe: bool = False) -> None:

@@ -156,8 +156,11 @@ def test_links_show_only_in_the_compare_layout_and_are_saved(koc_iris, qtbot, tm
     assert w.save_session_file(str(path))
     saved = session.load_session(path)
     assert saved.view_settings["linked_params"] == ["width"]
-    assert [p.title for p in saved.panels][1:] == ["KOC, Gaussian σ = 1"] + [
-        "Kernel Orthogonal Centroid, Gaussian c = 1"
+    # the titles saved are the captions on screen: the right panel's is built from c = 1
+    assert [p.title for p in saved.panels] == [
+        "Rank-3 SVD",
+        "KOC, Gaussian σ = 1",
+        "Kernel Orthogonal Centroid, Gaussian c = 1",
     ]
 
     press_key(qtbot, w, Qt.Key.Key_F6)  # back to the single layout
@@ -230,5 +233,7 @@ def test_captions_match_the_parameters_on_screen(koc_iris, qtbot):
     for i in (1, 2):
         assert caption_width(w, i) == fitted_width(w, i)
         assert "σ" not in caption_text(w, i), "no paper's title names a value not drawn"
+        # every panel says what its page shows, edited last or not
+        assert caption_text(w, i).endswith("— embedding of all points (3 features)")
     pixels = save_and_check(w, "compare-koc-iris-own-widths")
     assert pixels.std() > 0

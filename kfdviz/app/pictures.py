@@ -208,8 +208,8 @@ class Pictures:
 
     def seed_compare_from_main(self) -> None:
         """Compare slots for the session on screen: the first fits what the single layout fits,
-        the others the default comparison (kernel PCA's first two features) with its kernel; no
-        parameter is linked."""
+        the others the default comparison (kernel PCA's first two features) with its kernel,
+        each panel in the input space; no parameter is linked."""
         main = self.main_slot
         first = copy.copy(main)
         first.name, first.result, first.error, first.error_param = "compare-0", None, None, None
@@ -222,6 +222,7 @@ class Pictures:
             )
         self.compare_slots = [first, *others]
         self.active_compare = 0
+        self.compare_mode = "input"
         self.linked = set()
         self.compare_seeded = True
 

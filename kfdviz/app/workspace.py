@@ -265,6 +265,7 @@ class Workspace(QObject):
         if name == "compare":
             if not p.compare_seeded:
                 p.seed_compare_from_main()
+                self.compare_view.set_mode(p.compare_mode)
             self.central.setCurrentWidget(self.compare_view)
             self.compare_view.set_count(p.compare_count)
             for i, slot in enumerate(p.compare_slots):

@@ -208,6 +208,11 @@ def test_compare_from_a_plain_session_starts_from_its_algorithm(koc_iris, qtbot)
     assert panel.algorithm() == "kpca" and panel.widget("width").value() == 0.3
     assert w.workspace.compare_view.panels[0].combo.currentData() == "kpca"
     assert caption_width(w, 0) == 0.3
+    # the level sets in the input space, not the last preset's embeddings
+    assert w.pictures.compare_mode == "input"
+    assert w.workspace.compare_view.current_mode() == "input"
+    view = w.workspace.compare_view.panels[0].view
+    assert w.workspace.compare_view.panels[0].stack.currentWidget() is view
     assert "svd" not in [s.algorithm for s in w.pictures.shown_compare_slots()]
     assert_no_panel_errors(w)
     # leaving and coming back keeps the panels as they are

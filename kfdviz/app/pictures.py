@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
+from ..figure.plan import describe_params
 from ..pipeline import FitResult
 
 LAYOUTS = ("single", "compare")
@@ -87,57 +88,24 @@ def setting(slot: SlotState) -> tuple:
 def caption(slot: SlotState) -> str:
     """The slot's caption: its title while the slot fits what the title was written for, else
     one built from its algorithm and current parameters (:func:`params_caption`)."""
+    return current_title(slot) or params_caption(slot.algorithm, slot.params)
+
+
+def current_title(slot: SlotState) -> str:
+    """The slot's given title while it still describes what the slot fits, else ""."""
     if slot.title and (slot.title_for is None or slot.title_for == setting(slot)):
         return slot.title
-    return params_caption(slot.algorithm, slot.params)
-
-
-def _number(v) -> str:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return str(v)
-    return f"{v:.3g}"
+    return ""
 
 
 def params_caption(algorithm: str, params: dict) -> str:
-    """A caption naming the algorithm, its kernel, its continuous parameters and every other
-    parameter that is not at its default, in the algorithm panel's words (e.g. "Kernel
-    Orthogonal Centroid, Gaussian c = 2")."""
+    """A caption naming the algorithm and the parameters that shape its picture, in the
+    papers' symbols as figures write them (e.g. "Kernel Orthogonal Centroid · Gaussian, c = 2")."""
     if algorithm not in registry.ALGORITHMS:
         return algorithm
-    spec = registry.get(algorithm)
-    values = settled_params(algorithm, params)
-    parts = [spec.title]
-    names = param_names(algorithm)
-    if "kernel" in names:
-        kernel = values.get("kernel")
-        if kernel == "rbf":
-            parts.append(f"Gaussian c = {_number(values.get('width'))}")
-        elif kernel == "poly":
-            parts.append(
-                f"polynomial (x·z + {_number(values.get('coef0'))})^{values.get('degree')}"
-            )
-        else:
-            parts.append(f"{kernel} kernel")
-    for p in spec.params:
-        if p.name in KERNEL_PARAM_NAMES:
-            continue
-        if p.visible_when and not all(values.get(k) in ok for k, ok in p.visible_when.items()):
-            continue
-        v = values.get(p.name)
-        if p.kind != "float" and v == p.default:
-            continue
-        label = p.label or p.name
-        if p.kind == "bool":
-            parts.append(label if v else f"no {label[:1].lower()}{label[1:]}")
-        elif p.kind == "tuple-choice":
-            parts.append(f"{label}: {', '.join(map(str, v)) or 'none'}")
-        elif p.kind == "choice":
-            parts.append(f"{label}: {v}")
-        elif p.kind == "optional-int" and v is None:
-            parts.append(f"{label}: all")
-        else:
-            parts.append(f"{label} = {_number(v)}")
-    return ", ".join(parts)
+    described = describe_params(algorithm, settled_params(algorithm, params))
+    title = registry.get(algorithm).title
+    return f"{title} · {described}" if described else title
 
 
 @dataclass
@@ -271,6 +239,7 @@ __all__ = [
     "Pictures",
     "SlotState",
     "caption",
+    "current_title",
     "default_compare_slots",
     "param_names",
     "params_caption",

@@ -22,11 +22,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from .. import datasets, session
-from ..estimators import registry
 from ..pipeline.advice import width_from_data
 from ..views.style import THEMES
 from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
-from .pictures import SlotState, caption, default_compare_slots, param_names
+from .pictures import SlotState, current_title, default_compare_slots, param_names
 from .wording import count
 
 SESSION_FILTER = "kfdviz sessions (*.kfdviz);;All files (*)"
@@ -122,11 +121,11 @@ class SessionActions(QObject):
         else:
             slots = []
             for i, panel in enumerate(panels):
-                title = panel.title or registry.get(panel.algorithm).title
+                # no title: the caption is built from the parameters
                 slots.append(
                     SlotState(
                         f"compare-{i}", panel.algorithm, dict(panel.params), panel.feature
-                    ).titled(title)
+                    ).titled(panel.title)
                 )
             defaults = default_compare_slots()
             p.compare_slots = slots + defaults[len(slots) :]
@@ -178,7 +177,8 @@ class SessionActions(QObject):
             slots = [p.main_slot]
             view = "input"
         panels = tuple(
-            session.PanelState(s.algorithm, dict(s.params), s.feature, caption(s)) for s in slots
+            session.PanelState(s.algorithm, dict(s.params), s.feature, current_title(s))
+            for s in slots
         )
         links = {}
         if p.layout_name == "compare":

@@ -121,6 +121,7 @@ def test_a_linked_parameter_follows_across_panels_that_have_it(koc_iris, qtbot):
     assert [fitted_width(w, i) for i in range(3)] == [None, 5.0, 5.0]
     assert caption_width(w, 1) == caption_width(w, 2) == 5.0
     assert_no_panel_errors(w)
+    save_and_check(w, "compare-koc-iris-linked-width")
 
     # an unlinked parameter stays per panel while the width is linked
     type_value(qtbot, w, "width", "5")  # unchanged: no fit

@@ -655,17 +655,19 @@ def check_state(state: SessionState) -> None:
             raise SessionError(None, f"view setting {exc.reason[len('parameter ') :]}") from None
     linked = state.view_settings.get(LINKED_SETTING)
     if linked is not None:
-        names = {p.name for panel in state.panels for p in registry.get(panel.algorithm).params}
-        if not isinstance(linked, (list, tuple)) or not all(isinstance(n, str) for n in linked):
-            raise SessionError(
-                None, f"view setting {LINKED_SETTING!r} must be a list of parameter names"
-            )
-        unknown = sorted(set(linked) - names)
+        field = f"view_settings.{LINKED_SETTING}"
+        names = sorted(
+            {p.name for panel in state.panels for p in registry.get(panel.algorithm).params}
+        )
+        allowed = f"allowed: a list of the panels' parameter names ({', '.join(names)})"
+        if not isinstance(linked, list | tuple) or not all(isinstance(n, str) for n in linked):
+            raise SessionError(None, f"{field} is {linked!r}; {allowed}")
+        unknown = sorted(set(linked) - set(names))
         if unknown:
             raise SessionError(
                 None,
-                f"view setting {LINKED_SETTING!r} links {', '.join(map(repr, unknown))}, which no "
-                f"panel's algorithm has (they have {', '.join(sorted(names))})",
+                f"{field} links {', '.join(map(repr, unknown))}, which no panel's algorithm "
+                f"has; {allowed}",
             )
 
 

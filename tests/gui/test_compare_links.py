@@ -181,7 +181,9 @@ def test_a_session_linking_a_parameter_no_panel_has_is_refused(koc_iris):
     with pytest.raises(session.SessionError, match="links 'mu', which no panel's algorithm has"):
         session.check_state(state)
     state = session.with_settings(koc_iris.session_state(), linked_params="width")
-    with pytest.raises(session.SessionError, match="must be a list of parameter names"):
+    with pytest.raises(
+        session.SessionError, match="allowed: a list of the panels' parameter names"
+    ):
         session.check_state(state)
 
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from ..estimators import registry
 from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
+from .drawing import show_compare_caption
 from .params import small_font
 from .pictures import SlotState, caption, default_compare_slots
 
@@ -352,6 +353,13 @@ class CompareView(QWidget):
         self.count.blockSignals(True)
         self.count.setCurrentIndex(self.count.findData(n))
         self.count.blockSignals(False)
+
+    def show_slots(self, slots, mode: str) -> None:
+        """Each panel's algorithm and caption from its slot's current parameters (the caption
+        says what the panel's page ``mode`` shows of the slot's last result)."""
+        for panel, slot in zip(self.panels, slots, strict=False):
+            panel.set_slot(slot)
+            show_compare_caption(panel, caption(slot), slot.result, mode)
 
     def set_active(self, index: int) -> None:
         for i, panel in enumerate(self.panels):

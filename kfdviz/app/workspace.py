@@ -38,7 +38,6 @@ from .drawing import (
     draw_compare_panel,
     draw_embedding,
     points_3d,
-    show_compare_caption,
     summary,
 )
 from .pictures import SlotState, caption, param_names, settled_params
@@ -354,9 +353,8 @@ class Workspace(QObject):
                 self.compare_view.panels[i].page(mode, self.data.dimension > 2)
 
     def bind_panel(self, slot: SlotState) -> None:
-        """Show ``slot``'s algorithm and parameters in the algorithm panel (every parameter:
-        values the panel remembers from another slot never show), and the links in the compare
-        layout."""
+        """Show ``slot``'s algorithm and every parameter (none remembered from another slot) in
+        the algorithm panel, and the links in the compare layout."""
         panel = self.algorithm_panel
         panel.blockSignals(True)
         panel.set_links(self.pictures.linked, shown=self.pictures.layout_name == "compare")
@@ -368,12 +366,9 @@ class Workspace(QObject):
             panel.show_error(slot.error_param, slot.error or "")
 
     def sync_slot_from_panel(self) -> list[str]:
-        """Copy the panel's values into the active slot; the slots that need a new fit.
-
-        In the compare layout the other panels keep their parameters, except the linked ones:
-        those (when valid) go to every shown panel whose algorithm has them. A slot given another
-        algorithm takes the linked values the other panels have.
-        """
+        """Copy the panel's values into the active slot; the slots that need a new fit. Other
+        compare panels change only in linked parameters their algorithm has (valid values only);
+        a slot given another algorithm takes the linked values the other panels have."""
         p = self.pictures
         slot = p.active_slot()
         params, problems = self.algorithm_panel.collect()
@@ -389,7 +384,7 @@ class Workspace(QObject):
                 slot.title, slot.title_for = "", None  # the caption follows the parameters
                 self.algorithm_panel.set_values(p.pull_links(slot))
             changed += p.spread_links(slot, p.linked - set(problems))
-            self.show_captions()
+            self.compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
         return changed
 
     def set_link(self, name: str, on: bool) -> None:
@@ -405,19 +400,9 @@ class Workspace(QObject):
             return
         _, problems = self.algorithm_panel.collect()
         changed = [] if name in problems else p.spread_links(p.active_slot(), [name])
-        self.show_captions()
+        self.compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
         if changed:
             self.refit_wanted.emit(changed, False)
-
-    def show_captions(self) -> None:
-        """Every shown compare panel's algorithm and caption, from its slot's parameters."""
-        if self._compare_view is None:
-            return
-        p = self.pictures
-        for i, slot in enumerate(p.shown_compare_slots()):
-            panel = self.compare_view.panels[i]
-            panel.set_slot(slot)
-            show_compare_caption(panel, caption(slot), slot.result, p.compare_mode)
 
     # -- points and framing ----------------------------------------------------------------------
     def refresh_points(self, *, reframe: bool = False) -> None:

@@ -79,6 +79,10 @@ VIEW_DEFAULTS: dict[str, Any] = {
     "azimuth": 38.0,
 }
 
+# The view setting of a compare session naming the parameters its panels share (one value in
+# every panel whose algorithm has the parameter): a list of parameter names.
+LINKED_SETTING = "linked_params"
+
 # Migrations from older formats: version -> function(dict) -> dict of the next version. Format 1
 # is the first released format; an older file (there is none yet) is refused with the versions
 # this build reads, unless a migration is registered here.
@@ -649,6 +653,22 @@ def check_state(state: SessionState) -> None:
             _plain_value(value, key)
         except SessionError as exc:
             raise SessionError(None, f"view setting {exc.reason[len('parameter ') :]}") from None
+    linked = state.view_settings.get(LINKED_SETTING)
+    if linked is not None:
+        field = f"view_settings.{LINKED_SETTING}"
+        names = sorted(
+            {p.name for panel in state.panels for p in registry.get(panel.algorithm).params}
+        )
+        allowed = f"allowed: a list of the panels' parameter names ({', '.join(names)})"
+        if not isinstance(linked, list | tuple) or not all(isinstance(n, str) for n in linked):
+            raise SessionError(None, f"{field} is {linked!r}; {allowed}")
+        unknown = sorted(set(linked) - set(names))
+        if unknown:
+            raise SessionError(
+                None,
+                f"{field} links {', '.join(map(repr, unknown))}, which no panel's algorithm "
+                f"has; {allowed}",
+            )
 
 
 def _native_params(algorithm: str, params: Mapping) -> dict:
@@ -674,6 +694,7 @@ def with_settings(state: SessionState, **settings) -> SessionState:
 
 __all__ = [
     "FORMAT_VERSION",
+    "LINKED_SETTING",
     "MIGRATIONS",
     "SUFFIX",
     "VIEW_DEFAULTS",

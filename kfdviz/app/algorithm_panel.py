@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
 from ..estimators.spec import Kind
+from .param_links import LinkButton, with_link_button
 from .params import InvalidValue, ParamWidget, compact_combo, make_param_widget, small_font
 
 # The main window's name for the kernel parameters, which the panel shares between algorithms.
@@ -41,6 +42,7 @@ class AlgorithmPanel(QWidget):
     changed = Signal()  # the algorithm or a parameter changed
     feature_changed = Signal()
     width_from_data_requested = Signal()  # the "Width from data" button
+    link_toggled = Signal(str, bool)  # a parameter linked (True) or unlinked across compare panels
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -50,6 +52,9 @@ class AlgorithmPanel(QWidget):
         self._widgets: dict[str, ParamWidget] = {}
         self._rows: dict[str, tuple[QWidget, QWidget]] = {}
         self._feature_value: int | str = "auto"
+        self._linked: set[str] = set()
+        self._links_shown = False  # the compare layout: a link toggle beside each parameter
+        self._link_buttons: dict[str, LinkButton] = {}
 
         self.combo = compact_combo(12)
         self.combo.setToolTip("The algorithm to fit (the compare layout can show up to three)")
@@ -161,6 +166,7 @@ class AlgorithmPanel(QWidget):
                 form.removeRow(0)
         self._widgets.clear()
         self._rows.clear()
+        self._link_buttons.clear()
 
     def _build(self) -> None:
         spec = self.spec()
@@ -183,9 +189,10 @@ class AlgorithmPanel(QWidget):
             form = self.kernel_form if p.name in KERNEL_PARAMETERS else self.params_form
             if p.kind == "bool":
                 label = QLabel("")
-            form.addRow(label, w)
+            field = with_link_button(w, self._link_button(p.name))
+            form.addRow(label, field)
             self._widgets[p.name] = w
-            self._rows[p.name] = (label, w)
+            self._rows[p.name] = (label, field)
         self.params_box.setVisible(any(p.name not in KERNEL_PARAMETERS for p in spec.params))
         self.kernel_box.setVisible(any(p.name in KERNEL_PARAMETERS for p in spec.params))
         self._update_visibility()
@@ -237,6 +244,26 @@ class AlgorithmPanel(QWidget):
             w.set_error(None)
             self._remember()
             self.changed.emit()
+
+    # -- links across compare panels --------------------------------------------------------------
+    def _link_button(self, name: str) -> LinkButton:
+        button = LinkButton(name)
+        button.set_linked(name in self._linked)
+        button.setVisible(self._links_shown)
+        button.toggled.connect(lambda on, name=name: self.link_toggled.emit(name, on))
+        self._link_buttons[name] = button
+        return button
+
+    def link_button(self, name: str) -> LinkButton | None:
+        return self._link_buttons.get(name)
+
+    def set_links(self, linked, *, shown: bool) -> None:
+        """Show which parameters are linked; ``shown``: the link toggles are visible (the
+        compare layout), else hidden."""
+        self._linked, self._links_shown = set(linked), shown
+        for name, button in self._link_buttons.items():
+            button.set_linked(name in self._linked)
+            button.setVisible(shown)
 
     # -- values and errors ------------------------------------------------------------------
     def collect(self) -> tuple[dict, dict[str, str]]:
@@ -329,4 +356,13 @@ class AlgorithmPanel(QWidget):
         else:
             self.feature.setCurrentIndex(index)
 
+        self._update_visibility()
+
+    def set_values(self, values: dict) -> None:
+        """Show ``values`` in their widgets (no ``changed``); the others stay."""
+        for name, value in values.items():
+            w = self._widgets.get(name)
+            if w is not None:
+                w.set_value(value)
+        self._remember()
         self._update_visibility()

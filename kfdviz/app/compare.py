@@ -1,9 +1,11 @@
-"""The compare layout: two or three algorithms side by side on the same data and kernel.
+"""The compare layout: two or three algorithms side by side on the same data.
 
-Each panel is one fit slot of the worker ("compare-0", ...). The panels' view boxes are linked,
-so panning or zooming one moves all, and every panel draws the same points over the same grid box
-(TPAMI Fig. 1 and the 1999 Fig. 1 made interactive). Clicking a panel's header makes it the one
-the algorithm panel edits.
+Each panel is one fit slot of the worker ("compare-0", ...) with its own parameters; a parameter
+the user links has one value in every panel that has it (see :mod:`kfdviz.app.pictures`). The
+panels' view boxes are linked, so panning or zooming one moves all, and every panel draws the same
+points over the same grid box (TPAMI Fig. 1 and the 1999 Fig. 1 made interactive). Clicking a
+panel's header makes it the one the algorithm panel edits. A panel's caption is built from its
+slot's current parameters unless the slot still fits what its given title describes.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from PySide6.QtWidgets import (
 from ..estimators import registry
 from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
+from .drawing import show_compare_caption
 from .params import small_font
-from .pictures import SlotState, default_compare_slots
+from .pictures import SlotState, caption, default_compare_slots
 
 MAX_PANELS = 3
 RIGHT_DOCK_WIDTH = 380  # the right-hand docks' width as the window first lays them out
@@ -139,7 +142,7 @@ class ComparePanel(QFrame):
         self.combo.blockSignals(True)
         self.combo.setCurrentIndex(max(self.combo.findData(slot.algorithm), 0))
         self.combo.blockSignals(False)
-        self.caption.setText(slot.title)
+        self.caption.setText(caption(slot))
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -261,7 +264,10 @@ class CompareView(QWidget):
         self.mode.currentIndexChanged.connect(
             lambda _i: self.mode_changed.emit(self.mode.currentData())
         )
-        hint = QLabel("Same data and kernel; linked axes. “Edit” picks the panel to change.")
+        hint = QLabel(
+            "Same data, linked axes; each panel has its own parameters unless linked (the chain "
+            "beside a parameter). “Edit” picks the panel to change."
+        )
         small_font(hint)
         hint.setWordWrap(True)
         self.hint = hint
@@ -347,6 +353,13 @@ class CompareView(QWidget):
         self.count.blockSignals(True)
         self.count.setCurrentIndex(self.count.findData(n))
         self.count.blockSignals(False)
+
+    def show_slots(self, slots, mode: str) -> None:
+        """Each panel's algorithm and caption from its slot's current parameters (the caption
+        says what the panel's page ``mode`` shows of the slot's last result)."""
+        for panel, slot in zip(self.panels, slots, strict=False):
+            panel.set_slot(slot)
+            show_compare_caption(panel, caption(slot), slot.result, mode)
 
     def set_active(self, index: int) -> None:
         for i, panel in enumerate(self.panels):

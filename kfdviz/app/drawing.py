@@ -12,17 +12,27 @@ from ..pipeline import FitResult
 from .wording import count
 
 
+def show_compare_caption(panel, heading: str, r: FitResult | None, mode: str) -> None:
+    """A compare panel's caption: ``heading`` (what the slot fits), then what the panel's page
+    shows of ``r`` (the feature, or the embedding) unless the heading says it already."""
+    if r is None:
+        panel.caption.setText(heading)
+        return
+    three_d = r.X.shape[1] != 2 and r.kind != "regressor"
+    shown = r.feature_label.split(": ", 1)[-1]
+    if mode == "embedding" or (three_d and mode != "outputs"):
+        shown = f"embedding of all points ({len(r.embedding_labels) or 'no'} features)"
+    same = shown.lower() in heading.lower()
+    panel.caption.setText(heading if same else f"{heading} — {shown}")
+    panel.caption.setToolTip(r.feature_label)
+
+
 def draw_compare_panel(panel, heading: str, r: FitResult, mode: str) -> None:
     """Show ``r`` in a compare panel: caption, then the page ``mode`` asks for."""
     panel.set_error(None)
     three_d = r.X.shape[1] != 2 and r.kind != "regressor"
     page = panel.page(mode, three_d)
-    shown = r.feature_label.split(": ", 1)[-1]
-    if page is panel._embedding:
-        shown = f"embedding of all points ({len(r.embedding_labels) or 'no'} features)"
-    same = shown.lower() in heading.lower()
-    panel.caption.setText(heading if same else f"{heading} — {shown}")
-    panel.caption.setToolTip(r.feature_label)
+    show_compare_caption(panel, heading, r, mode)
     if not three_d:
         panel.view.set_result(r, title=heading)
     if page is panel._outputs:
@@ -100,4 +110,11 @@ def points_3d(data) -> tuple[np.ndarray, tuple[str, str, str]]:
     return centred @ vt[:3].T, ("PC 1", "PC 2", "PC 3")
 
 
-__all__ = ["counts_text", "draw_compare_panel", "draw_embedding", "points_3d", "summary"]
+__all__ = [
+    "counts_text",
+    "draw_compare_panel",
+    "draw_embedding",
+    "points_3d",
+    "show_compare_caption",
+    "summary",
+]

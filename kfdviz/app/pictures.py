@@ -5,6 +5,12 @@ Each slot says what it fits (algorithm, parameters, which output to draw, a capt
 its last result and its last failure. Which slots are on screen follows from the layout and the
 compare count; the active slot is the one the algorithm panel edits.
 
+Each compare slot has its own parameters. A parameter name in :attr:`Pictures.linked` has one
+value in every shown compare slot whose algorithm has that parameter (slots without it are left
+alone). A slot's caption (:func:`caption`) is its given title only while the slot fits exactly
+what that title was written for; otherwise it is built from the slot's current parameters, so a
+caption never names a value the picture was not drawn with.
+
 Plain data, no Qt: the fit control, the views and the session actions read and change it on the
 GUI thread only; the fit thread sees frozen requests made from it, never the model itself.
 """
@@ -14,15 +20,23 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from ..core.kernels import KERNEL_PARAMETERS
+from ..estimators import registry
+from ..figure.plan import describe_params
 from ..pipeline import FitResult
 
 LAYOUTS = ("single", "compare")
 COMPARE_MODES = ("input", "outputs", "embedding")
+KERNEL_PARAM_NAMES = frozenset(KERNEL_PARAMETERS)
 
 
 @dataclass
 class SlotState:
-    """What one slot fits: an algorithm, its parameters, which output to draw, a caption."""
+    """What one slot fits: an algorithm, its parameters, which output to draw, a caption.
+
+    ``title`` is a caption written for one setting of the slot, ``title_for`` that setting (see
+    :func:`setting`); :func:`caption` uses the title only while the slot has that setting.
+    """
 
     name: str
     algorithm: str
@@ -32,14 +46,66 @@ class SlotState:
     result: FitResult | None = None
     error: str | None = None
     error_param: str | None = None
+    title_for: tuple | None = None
+
+    def titled(self, title: str) -> SlotState:
+        """Give the slot ``title`` for what it fits now; returns the slot."""
+        self.title = title
+        self.title_for = setting(self)
+        return self
 
 
 def default_compare_slots() -> list[SlotState]:
     return [
-        SlotState("compare-0", "kfd", {}, "auto", "KFD"),
-        SlotState("compare-1", "kpca", {"n_components": 2}, 0, "KPCA feature 1"),
-        SlotState("compare-2", "kpca", {"n_components": 2}, 1, "KPCA feature 2"),
+        SlotState("compare-0", "kfd", {}, "auto").titled("KFD"),
+        SlotState("compare-1", "kpca", {"n_components": 2}, 0).titled("KPCA feature 1"),
+        SlotState("compare-2", "kpca", {"n_components": 2}, 1).titled("KPCA feature 2"),
     ]
+
+
+def param_names(algorithm: str) -> frozenset[str]:
+    """The parameters the algorithm panel shows for ``algorithm`` (none for an unknown one)."""
+    if algorithm not in registry.ALGORITHMS:
+        return frozenset()
+    return frozenset(p.name for p in registry.get(algorithm).params)
+
+
+def settled_params(algorithm: str, params: dict) -> dict:
+    """Every parameter ``algorithm`` takes, with its value in ``params`` or its default (lists of
+    choices as tuples, so that equal settings compare equal)."""
+    if algorithm not in registry.ALGORITHMS:
+        return dict(params)
+    values = {**registry.get(algorithm).defaults(), **params}
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+
+
+def setting(slot: SlotState) -> tuple:
+    """What a slot fits, as a comparable value: algorithm, every parameter, the feature."""
+    values = settled_params(slot.algorithm, slot.params)
+    return (slot.algorithm, tuple(sorted(values.items())), slot.feature)
+
+
+def caption(slot: SlotState) -> str:
+    """The slot's caption: its title while the slot fits what the title was written for, else
+    one built from its algorithm and current parameters (:func:`params_caption`)."""
+    return current_title(slot) or params_caption(slot.algorithm, slot.params)
+
+
+def current_title(slot: SlotState) -> str:
+    """The slot's given title while it still describes what the slot fits, else ""."""
+    if slot.title and (slot.title_for is None or slot.title_for == setting(slot)):
+        return slot.title
+    return ""
+
+
+def params_caption(algorithm: str, params: dict) -> str:
+    """A caption naming the algorithm and the parameters that shape its picture, in the
+    papers' symbols as figures write them (e.g. "Kernel Orthogonal Centroid · Gaussian, c = 2")."""
+    if algorithm not in registry.ALGORITHMS:
+        return algorithm
+    described = describe_params(algorithm, settled_params(algorithm, params))
+    title = registry.get(algorithm).title
+    return f"{title} · {described}" if described else title
 
 
 @dataclass
@@ -60,6 +126,8 @@ class Pictures:
     active_compare: int = 0
     resolution: int = 200
     with_svr: bool = False
+    linked: set[str] = field(default_factory=set)  # parameters with one value in every panel
+    compare_seeded: bool = False  # the compare slots belong to the session on screen
 
     def slot(self, name: str) -> SlotState:
         """The slot called ``name`` ("main" or "compare-<i>")."""
@@ -99,7 +167,64 @@ class Pictures:
             active_compare=self.active_compare,
             resolution=self.resolution,
             with_svr=self.with_svr,
+            linked=set(self.linked),
+            compare_seeded=self.compare_seeded,
         )
+
+    def shown_compare_slots(self) -> list[SlotState]:
+        return self.compare_slots[: self.compare_count]
+
+    def seed_compare_from_main(self) -> None:
+        """Compare slots for the session on screen: the first fits what the single layout fits,
+        the others the default comparison (kernel PCA's first two features) with its kernel,
+        each panel in the input space; no parameter is linked."""
+        main = self.main_slot
+        first = copy.copy(main)
+        first.name, first.result, first.error, first.error_param = "compare-0", None, None, None
+        first.params = dict(main.params)
+        kernel = {k: v for k, v in main.params.items() if k in KERNEL_PARAM_NAMES}
+        others = default_compare_slots()[1:]
+        for slot in others:
+            slot.params.update(
+                {k: v for k, v in kernel.items() if k in param_names(slot.algorithm)}
+            )
+        self.compare_slots = [first, *others]
+        self.active_compare = 0
+        self.compare_mode = "input"
+        self.linked = set()
+        self.compare_seeded = True
+
+    def spread_links(self, source: SlotState, names=None) -> list[str]:
+        """Give every other shown compare slot whose algorithm has a linked parameter (of
+        ``names``, default all linked) the value ``source`` has; the names of the slots changed."""
+        names = self.linked if names is None else set(names) & self.linked
+        have = settled_params(source.algorithm, source.params)
+        values = {n: have[n] for n in names if n in param_names(source.algorithm)}
+        changed = []
+        for other in self.shown_compare_slots():
+            if other is source:
+                continue
+            own = param_names(other.algorithm)
+            current = settled_params(other.algorithm, other.params)
+            updates = {n: v for n, v in values.items() if n in own and current[n] != v}
+            if updates:
+                other.params = {**other.params, **updates}
+                changed.append(other.name)
+        return changed
+
+    def pull_links(self, slot: SlotState) -> dict:
+        """Give ``slot`` the linked values the other shown compare slots have (for parameters
+        its algorithm has); the values taken."""
+        own = param_names(slot.algorithm)
+        taken = {}
+        for name in sorted(self.linked & own):
+            for other in self.shown_compare_slots():
+                if other is not slot and name in param_names(other.algorithm):
+                    taken[name] = settled_params(other.algorithm, other.params)[name]
+                    break
+        if taken:
+            slot.params = {**slot.params, **taken}
+        return taken
 
     def restore(self, other: Pictures) -> None:
         """Take every field of ``other`` (a :meth:`snapshot`)."""
@@ -109,8 +234,15 @@ class Pictures:
 
 __all__ = [
     "COMPARE_MODES",
+    "KERNEL_PARAM_NAMES",
     "LAYOUTS",
     "Pictures",
     "SlotState",
+    "caption",
+    "current_title",
     "default_compare_slots",
+    "param_names",
+    "params_caption",
+    "setting",
+    "settled_params",
 ]

@@ -22,16 +22,24 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from .. import datasets, session
-from ..estimators import registry
 from ..pipeline.advice import width_from_data
 from ..views.style import THEMES
 from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
-from .pictures import SlotState, default_compare_slots
+from .pictures import SlotState, current_title, default_compare_slots, param_names
 from .wording import count
 
 SESSION_FILTER = "kfdviz sessions (*.kfdviz);;All files (*)"
 POINTS_OPEN_FILTER = "Data files (*.csv *.txt *.npz *.json);;All files (*)"
 POINTS_SAVE_FILTER = "CSV (*.csv);;NumPy (*.npz)"
+LINKED_SETTING = session.LINKED_SETTING
+
+
+def linked_params(settings: dict, panels) -> list[str]:
+    """The parameters a compare session links across its panels (its view setting
+    ``linked_params``, validated when the session was read), those a panel has."""
+    names = settings.get(LINKED_SETTING) or []
+    have = set().union(*(param_names(panel.algorithm) for panel in panels))
+    return [name for name in names if name in have]
 
 
 class SessionActions(QObject):
@@ -101,25 +109,30 @@ class SessionActions(QObject):
         if state.layout == "single":
             panel = panels[0]
             p.main_slot = SlotState(
-                "main", panel.algorithm, dict(panel.params), panel.feature, panel.title
-            )
+                "main", panel.algorithm, dict(panel.params), panel.feature
+            ).titled(panel.title)
             if saved is not None:
                 p.main_slot = SlotState(
                     "main", saved["algorithm"], dict(saved["params"]), saved["feature"]
                 )
+            # the compare layout, when opened, starts from this session's picture
+            p.compare_seeded = False
+            p.linked = set()
         else:
             slots = []
             for i, panel in enumerate(panels):
-                title = panel.title or registry.get(panel.algorithm).title
+                # no title: the caption is built from the parameters
                 slots.append(
                     SlotState(
-                        f"compare-{i}", panel.algorithm, dict(panel.params), panel.feature, title
-                    )
+                        f"compare-{i}", panel.algorithm, dict(panel.params), panel.feature
+                    ).titled(panel.title)
                 )
             defaults = default_compare_slots()
             p.compare_slots = slots + defaults[len(slots) :]
             p.compare_count = len(panels)
             p.active_compare = 0
+            p.compare_seeded = True
+            p.linked = set(linked_params(settings, panels))
             p.compare_mode = state.view if state.view in ("outputs", "embedding") else "input"
             if ws.compare_panels():
                 ws.compare_view.set_mode(p.compare_mode)
@@ -164,8 +177,13 @@ class SessionActions(QObject):
             slots = [p.main_slot]
             view = "input"
         panels = tuple(
-            session.PanelState(s.algorithm, dict(s.params), s.feature, s.title) for s in slots
+            session.PanelState(s.algorithm, dict(s.params), s.feature, current_title(s))
+            for s in slots
         )
+        links = {}
+        if p.layout_name == "compare":
+            have = set().union(*(param_names(s.algorithm) for s in slots))
+            links = {LINKED_SETTING: sorted(p.linked & have)}
         gen = None
         if self.generator_state is not None:
             name, params, seed = self.generator_state
@@ -182,7 +200,8 @@ class SessionActions(QObject):
             generator=gen,
             split={"test_ratio": self.data.test_ratio(), "seed": self.data.split_seed()},
             view_settings={
-                **self.view_settings,
+                **{k: v for k, v in self.view_settings.items() if k != LINKED_SETTING},
+                **links,
                 "resolution": p.resolution,
                 "theme": self.workspace.theme.name,
                 "show_contours": self.actions["contours"].isChecked(),

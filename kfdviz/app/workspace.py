@@ -33,8 +33,14 @@ from .actions import TOOLS
 from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
 from .compare import CompareView
 from .data_panel import DataPanel
-from .drawing import counts_text, draw_compare_panel, draw_embedding, points_3d, summary
-from .pictures import SlotState
+from .drawing import (
+    counts_text,
+    draw_compare_panel,
+    draw_embedding,
+    points_3d,
+    summary,
+)
+from .pictures import SlotState, caption, param_names, settled_params
 from .sweep_panel import SweepPanel
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -128,6 +134,7 @@ class Workspace(QObject):
         tools = [a.tool_actions[k] for k, *_ in TOOLS] + [a["clear"]]
         self.data_panel = DataPanel(tools, [a["open"], a["save"]])
         self.algorithm_panel = AlgorithmPanel()
+        self.algorithm_panel.link_toggled.connect(self.set_link)
         data_scroll = QScrollArea()
         data_scroll.setWidgetResizable(True)
         data_scroll.setWidget(self.data_panel)
@@ -255,6 +262,9 @@ class Workspace(QObject):
         self.actions.set_checked_quietly("compare", name == "compare")
         self._right_docks_for(name)
         if name == "compare":
+            if not p.compare_seeded:
+                p.seed_compare_from_main()
+                self.compare_view.set_mode(p.compare_mode)
             self.central.setCurrentWidget(self.compare_view)
             self.compare_view.set_count(p.compare_count)
             for i, slot in enumerate(p.compare_slots):
@@ -299,6 +309,9 @@ class Workspace(QObject):
         p = self.pictures
         p.compare_count = n
         self.compare_view.set_count(n)
+        for i, slot in enumerate(p.shown_compare_slots()):
+            if p.pull_links(slot):
+                self.compare_view.panels[i].set_slot(slot)
         if p.active_compare >= n:
             self.activate_compare_panel(0, refit=False)
         self.refit_wanted.emit(p.layout_slot_names(), False)
@@ -318,11 +331,13 @@ class Workspace(QObject):
     def compare_algorithm_chosen(self, index: int, key: str) -> None:
         p = self.pictures
         slot = p.compare_slots[index]
-        kernel = {k: v for k, v in slot.params.items() if k in KERNEL_NAMES}
+        own = param_names(key)
+        kernel = {k: v for k, v in slot.params.items() if k in KERNEL_NAMES and k in own}
         slot.algorithm = key
         slot.params = kernel
         slot.feature = "auto"
-        slot.title = registry.get(key).title
+        slot.title, slot.title_for = "", None  # the caption follows the parameters
+        p.pull_links(slot)
         self.compare_view.panels[index].set_slot(slot)
         if index == p.active_compare:
             self.bind_panel(slot)
@@ -338,10 +353,12 @@ class Workspace(QObject):
                 self.compare_view.panels[i].page(mode, self.data.dimension > 2)
 
     def bind_panel(self, slot: SlotState) -> None:
-        """Show ``slot``'s algorithm and parameters in the algorithm panel."""
+        """Show ``slot``'s algorithm and every parameter (none remembered from another slot) in
+        the algorithm panel, and the links in the compare layout."""
         panel = self.algorithm_panel
         panel.blockSignals(True)
-        panel.set_state(slot.algorithm, slot.params, slot.feature)
+        panel.set_links(self.pictures.linked, shown=self.pictures.layout_name == "compare")
+        panel.set_state(slot.algorithm, settled_params(slot.algorithm, slot.params), slot.feature)
         panel.blockSignals(False)
         if slot.result is not None:
             panel.set_feature_options(slot.result.feature_options, slot.result.feature)
@@ -349,30 +366,43 @@ class Workspace(QObject):
             panel.show_error(slot.error_param, slot.error or "")
 
     def sync_slot_from_panel(self) -> list[str]:
-        """Copy the panel's values into the active slot; the slots that need a new fit."""
+        """Copy the panel's values into the active slot; the slots that need a new fit. Other
+        compare panels change only in linked parameters their algorithm has (valid values only);
+        a slot given another algorithm takes the linked values the other panels have."""
         p = self.pictures
         slot = p.active_slot()
-        params, _ = self.algorithm_panel.collect()
-        kernel_before = {k: slot.params.get(k) for k in KERNEL_NAMES}
-        slot.algorithm = self.algorithm_panel.algorithm()
+        params, problems = self.algorithm_panel.collect()
+        algorithm = self.algorithm_panel.algorithm()
+        new_algorithm = algorithm != slot.algorithm
+        slot.algorithm = algorithm
         slot.params = params
         slot.feature = self.algorithm_panel.feature_value()
         slot.error = slot.error_param = None
         changed = [slot.name]
         if p.layout_name == "compare":
-            panel = self.compare_view.panels[p.active_compare]
-            if panel.combo.currentData() != slot.algorithm:
-                slot.title = registry.get(slot.algorithm).title
-                panel.set_slot(slot)
-            kernel_now = {k: v for k, v in params.items() if k in KERNEL_NAMES}
-            if kernel_now and kernel_now != {k: kernel_before.get(k) for k in kernel_now}:
-                # Same kernel in every panel: TPAMI Fig. 1 and the 1999 Fig. 1 compare
-                # algorithms, not kernels.
-                for other in p.compare_slots[: p.compare_count]:
-                    if other is not slot:
-                        other.params = {**other.params, **kernel_now}
-                        changed.append(other.name)
+            if new_algorithm:
+                slot.title, slot.title_for = "", None  # the caption follows the parameters
+                self.algorithm_panel.set_values(p.pull_links(slot))
+            changed += p.spread_links(slot, p.linked - set(problems))
+            self.compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
         return changed
+
+    def set_link(self, name: str, on: bool) -> None:
+        """Link parameter ``name`` across the compare panels (every shown panel whose algorithm
+        has it takes the active panel's value) or unlink it (each keeps the value it has)."""
+        p = self.pictures
+        if on:
+            p.linked.add(name)
+        else:
+            p.linked.discard(name)
+        self.algorithm_panel.set_links(p.linked, shown=p.layout_name == "compare")
+        if not on or p.layout_name != "compare":
+            return
+        _, problems = self.algorithm_panel.collect()
+        changed = [] if name in problems else p.spread_links(p.active_slot(), [name])
+        self.compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
+        if changed:
+            self.refit_wanted.emit(changed, False)
 
     # -- points and framing ----------------------------------------------------------------------
     def refresh_points(self, *, reframe: bool = False) -> None:
@@ -485,7 +515,7 @@ class Workspace(QObject):
 
     def _draw_compare_panel(self, i: int, r: FitResult) -> None:
         slot = self.pictures.compare_slots[i]
-        heading = slot.title or r.title
+        heading = caption(slot) or r.title
         draw_compare_panel(self.compare_view.panels[i], heading, r, self.pictures.compare_mode)
 
     def draw_docks(self, r: FitResult) -> None:

@@ -12,7 +12,8 @@ back otherwise: a dock moved by hand stays where it was put until the next cross
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
 
 # Window width and height below which the compact arrangement is used.
 COMPACT_BELOW = QSize(1250, 760)
@@ -59,6 +60,8 @@ class CompactLayout:
             window.tabifyDockWidget(ws.outputs_dock, ws.diagnostics_dock)
             ws.algorithm_dock.raise_()
             ws.outputs_dock.raise_()
+            # The plots' scenes follow their new widths once the docks are laid out.
+            QTimer.singleShot(0, self._relayout_plots)
             # The middle for the plot: the side columns at their compact minimum.
             window.resizeDocks(
                 [ws.algorithm_dock, ws.outputs_dock],
@@ -77,6 +80,13 @@ class CompactLayout:
                 dock.setVisible(shown[dock])
             ws.diagnostics_dock.raise_()
             ws.arrange_first_show()
+
+    def _relayout_plots(self) -> None:
+        """Fit every plot's scene to its widget again (a plot that shrank while its minimum
+        was being recomputed keeps a wider scene otherwise, cutting off its colour bar)."""
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        for view in self.window.findChildren(pg.GraphicsView):
+            view.resizeEvent(None)
 
 
 __all__ = ["COMPACT_BELOW", "CompactLayout"]

@@ -36,6 +36,8 @@ LIBRARY_DEPENDENCIES = (
     "contourpy",
     "clarabel",
     "highspy",
+    "joblib",
+    "tqdm",
 )
 # And the desktop app's.
 APP_DEPENDENCIES = ("PySide6-Essentials", "pyqtgraph", "PyOpenGL")

@@ -18,6 +18,7 @@ machine without a display, and quickly.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import platform
 import sys
@@ -242,21 +243,25 @@ def _info(args: argparse.Namespace) -> int:
 # kfdviz bench
 
 
-def _bench_arguments(parser: argparse.ArgumentParser) -> None:
-    from kfdviz.bench.cli import add_arguments  # standard library only
+def delegated(name: str, module: str, *, help: str) -> None:
+    """Register the subcommand ``name`` whose ``add_arguments(parser)`` and ``run(args)`` live
+    in ``module``. The module is imported when the parser is built (it must import only the
+    standard library at module level) and again to run."""
 
-    add_arguments(parser)
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        importlib.import_module(module).add_arguments(parser)
+
+    def run(args: argparse.Namespace) -> int:
+        return importlib.import_module(module).run(args)
+
+    command(name, help=help, arguments=arguments)(run)
 
 
-@command(
+delegated(
     "bench",
+    "kfdviz.bench.cli",
     help="time the fast paths against baselines computed in the same run (--quick: smoke run)",
-    arguments=_bench_arguments,
 )
-def _bench(args: argparse.Namespace) -> int:
-    from kfdviz.bench.cli import run
-
-    return run(args)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,18 +505,8 @@ def _desktop(args: argparse.Namespace) -> int:
 # kfdviz reproduce
 
 
-def _reproduce_arguments(parser: argparse.ArgumentParser) -> None:
-    from kfdviz.experiments.cli import add_arguments  # standard library only
-
-    add_arguments(parser)
-
-
-@command(
+delegated(
     "reproduce",
+    "kfdviz.experiments.cli",
     help="reproduce a table of the papers on the IDA benchmark data (resumable, parallel)",
-    arguments=_reproduce_arguments,
 )
-def _reproduce(args: argparse.Namespace) -> int:
-    from kfdviz.experiments.cli import run
-
-    return run(args)

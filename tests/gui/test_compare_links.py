@@ -211,7 +211,7 @@ def test_compare_from_a_plain_session_starts_from_its_algorithm(koc_iris, qtbot)
     assert caption_width(w, 0) == 0.3
     # the level sets in the input space, not the last preset's embeddings
     assert w.pictures.compare_mode == "input"
-    assert w.workspace.compare_view.current_mode() == "input"
+    assert w.workspace.compare_view.mode.currentData() == "input"
     view = w.workspace.compare_view.panels[0].view
     assert w.workspace.compare_view.panels[0].stack.currentWidget() is view
     assert "svd" not in [s.algorithm for s in w.pictures.shown_compare_slots()]

@@ -96,12 +96,16 @@ def _cancel_case(algorithm: str, quick: bool) -> Case:
         finally:
             run_module.ISOLATE_SECONDS = isolate_seconds
 
+    # The quick run's small fit may end before the cancel lands, on a fast machine: there it
+    # must end either way; the full run's fit takes tens of seconds and must be cancelled.
+    allowed = {"cancelled", "finished"} if quick else {"cancelled"}
+
     def check(c, b):
         bad = 0
         for measured in (c, b):
             ended, children = measured.value
-            bad += (ended != "cancelled") + len(children)
-        return Check.at_most("fits not cancelled + solver processes left", bad, 0)
+            bad += (ended not in allowed) + len(children)
+        return Check.at_most("fits not ended as they should + solver processes left", bad, 0)
 
     return Case(
         candidate,

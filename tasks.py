@@ -12,8 +12,9 @@ Standard library only, so that a fresh machine with nothing but python3 can run 
                                        (packaging/kfdviz.spec; ARGS go to pyinstaller)
 
 The virtualenv lives in `.venv` beside this file. The project is installed into it in editable
-mode with its `test` and `package` extras; the install is skipped while pyproject.toml is
-unchanged since the last one (a stamp file in .venv remembers it).
+mode: `run` installs the application alone, `test` and `lint` add the `test` extra, `package` the
+`package` extra. An install is skipped while pyproject.toml is unchanged since the last one and
+the extras asked for are in (a stamp file in .venv remembers both).
 """
 
 import hashlib
@@ -173,8 +174,26 @@ def install_stamp():
     return digest.hexdigest()
 
 
-def ensure_venv():
-    """Create or reuse .venv and install the project into it; return the venv's python."""
+def installed_extras(stamp):
+    """The extras the last install put into .venv, or None when pyproject.toml or Python changed.
+
+    The stamp file holds the install's digest on its first line and one installed extra a line.
+    """
+    if not os.path.exists(STAMP):
+        return None
+    with open(STAMP) as handle:
+        lines = handle.read().split()
+    if not lines or lines[0] != stamp:
+        return None
+    return set(lines[1:])
+
+
+def ensure_venv(extras=()):
+    """Create or reuse .venv with the project and ``extras`` installed; return the venv's python.
+
+    `run` needs the application only; `test`, `lint` and `package` add their tools. An install
+    is skipped when pyproject.toml is unchanged and the extras asked for are already in.
+    """
     if not venv_is_usable():
         python = find_python()
         if not create_venv(python):
@@ -182,18 +201,18 @@ def ensure_venv():
             if not create_venv(python):
                 fail(f"`{python} -m venv .venv` still fails after installing venv support")
     stamp = install_stamp()
-    current = None
-    if os.path.exists(STAMP):
-        with open(STAMP) as handle:
-            current = handle.read().strip()
-    if current != stamp or not os.path.exists(venv_bin("kfdviz")):
-        say("installing kfdviz into .venv")
+    have = installed_extras(stamp)
+    wanted = set(extras)
+    if have is None or not wanted <= have or not os.path.exists(venv_bin("kfdviz")):
+        keep = (have or set()) | wanted
+        target = ".[{}]".format(",".join(sorted(keep))) if keep else "."
+        say(f"installing kfdviz{target[1:]} into .venv")
         pip = [venv_bin("python"), "-m", "pip", "--disable-pip-version-check"]
-        code = subprocess.run([*pip, "install", "-q", "-e", ".[test,package]"], cwd=REPO).returncode
+        code = subprocess.run([*pip, "install", "-q", "-e", target], cwd=REPO).returncode
         if code != 0:
-            fail(f"pip install -e '.[test,package]' failed (exit {code})", code)
+            fail(f"pip install -e '{target}' failed (exit {code})", code)
         with open(STAMP, "w") as handle:
-            handle.write(stamp + "\n")
+            handle.write("\n".join([stamp, *sorted(keep)]) + "\n")
     return venv_bin("python")
 
 
@@ -270,7 +289,7 @@ def cmd_run(args):
 
 
 def cmd_test(args):
-    python = ensure_venv()
+    python = ensure_venv(("test",))
     ensure_system_packages(GUI_PACKAGES + TEST_PACKAGES)
     env = dict(os.environ)
     data_dir = os.path.normpath(os.path.join(REPO, "..", "shared", "ida"))
@@ -300,7 +319,7 @@ def cmd_test(args):
 
 
 def cmd_lint(args):
-    ensure_venv()
+    ensure_venv(("test",))
     ruff = venv_bin("ruff")
     checked = subprocess.run([ruff, "check", *args, *LINT_PATHS], cwd=REPO).returncode
     formatted = subprocess.run([ruff, "format", "--check", *LINT_PATHS], cwd=REPO).returncode
@@ -333,7 +352,7 @@ def option_value(options, name):
 
 
 def cmd_package(args):
-    ensure_venv()
+    ensure_venv(("package",))
     # PyInstaller copies the system libraries Qt loads into the bundle: they must be here.
     ensure_system_packages(GUI_PACKAGES)
     options = list(args)

@@ -120,6 +120,12 @@ def _screenshot(app, window, path: Path) -> int:
     while time.monotonic() < settle:
         app.processEvents()
         time.sleep(0.01)
+    # Paint every widget now and wait for the window system to have the pixels: a screen grab
+    # otherwise reads what was last flushed, which on a loaded machine can miss a widget's last
+    # paint (an empty table beside a drawn plot).
+    window.repaint()
+    app.sync()
+    app.processEvents()
     failed = not window.is_up_to_date()
     path.parent.mkdir(parents=True, exist_ok=True)
     ok = grab_window(window).save(str(path))

@@ -226,6 +226,24 @@ class AlgorithmPanel(QWidget):
     def widget(self, name: str) -> ParamWidget | None:
         return self._widgets.get(name)
 
+    def main_parameters_bottom(self) -> int:
+        """The panel's height down to its main parameters: the kernel's and the algorithm's
+        first parameter (μ, C, the rank, ...), as laid out now (pixels, panel coordinates)."""
+        layout = self.layout()
+        layout.activate()
+        bottom = self.feature.geometry().bottom()
+        if not self.kernel_box.isHidden():
+            bottom = self.kernel_box.geometry().bottom()
+        own = [
+            field
+            for name, (_, field) in self._rows.items()
+            if name not in KERNEL_PARAMETERS and not field.isHidden()
+        ]
+        if own and not self.params_box.isHidden():
+            bottom = max(bottom, self.params_box.geometry().top() + own[0].geometry().bottom())
+        margins = layout.contentsMargins()
+        return bottom + margins.bottom() + 6
+
     def set_compact(self, compact: bool) -> None:
         """Compact (small screens): the description goes to the algorithm's tooltip."""
         self._compact = compact

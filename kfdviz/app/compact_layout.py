@@ -40,6 +40,8 @@ class CompactLayout:
             self.compact = False  # the window was built in the usual arrangement
         elif compact != self.compact:
             self.apply(compact)
+        elif not compact:
+            self.workspace.show_main_parameters()
 
     def apply(self, compact: bool) -> None:
         ws, window = self.workspace, self.window

@@ -59,3 +59,27 @@ def test_a_large_window_keeps_the_docks_stacked(qtbot, settings):
         assert not ws.algorithm_panel.description.isVisible()
     finally:
         w.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768), (1920, 1080)])
+def test_stacked_docks_show_the_main_parameters_at_common_laptop_sizes(qtbot, settings, size):
+    """Above the compact threshold the docks stay stacked; the Algorithm dock then takes the
+    height its kernel width and μ need from the Data dock (which scrolls)."""
+    w = make_window(qtbot, settings)
+    try:
+        w.resize(*size)
+        wait_idle(qtbot, w)
+        ws = w.workspace
+        assert w.compact_layout.compact is False
+        assert not w.tabifiedDockWidgets(ws.data_dock)
+        viewport = ws.algorithm_dock.widget().viewport()
+        qtbot.waitUntil(
+            lambda: all(
+                _shown_whole(ws.algorithm_panel.widget(name), viewport) for name in ("width", "mu")
+            ),
+            timeout=5_000,
+        )
+        # The Data dock keeps a usable share of the column.
+        assert ws.data_dock.height() >= (ws.data_dock.height() + ws.algorithm_dock.height()) // 3
+    finally:
+        w.close()

@@ -81,8 +81,107 @@ class _SVMBase(KernelEstimatorMixin, BaseEstimator):
 class SupportVectorClassifier(ClassifierMixin, _SVMBase):
     """C-support vector classifier (libsvm through scikit-learn's SVC).
 
-    Two classes: ``expansion_`` is the decision function sum_i y_i a_i k(x_i, x) + b over the
-    support vectors. More classes: scikit-learn's one-vs-one machines, without an expansion.
+    Two classes: ``expansion_`` is the decision function f(x) = sum_i y_i a_i k(x_i, x) + b over
+    the support vectors, positive for ``classes_[1]``. More classes: scikit-learn's one-vs-one
+    machines, without an expansion.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z. ``Kernel.sklearn_params`` gives libsvm the same kernel in scikit-learn's
+        naming (for the polynomial kernel, gamma = 1).
+    width : float, default=1.0
+        Width c of the Gaussian kernel exp(-||x - z||^2 / c), the papers' convention;
+        scikit-learn's gamma is 1/c (Hoffmann's sigma is c = 2 sigma^2). Unused by the other
+        kernels.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    C : float, default=1.0
+        Trade-off between the margin and the training errors: larger C, fewer errors.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies C for each class: ``{label: weight}``, or "balanced" for weights
+        n_samples / (n_classes * count of the class); None weighs every class 1.
+    tol : float, default=1e-3
+        Tolerance of libsvm's stopping criterion.
+    max_iter : int, default=-1
+        Limit on libsvm's iterations, -1 for none; a fit stopped by the limit warns with
+        scikit-learn's ConvergenceWarning.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted.
+    svm_ : sklearn.svm.SVC
+        The fitted scikit-learn machine the methods delegate to.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors in the training set.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        The support vectors, ``X[support_]``.
+    n_iter_ : ndarray of shape (n_classes * (n_classes - 1) // 2,)
+        libsvm's iterations, one count per pair of classes.
+    sparsity_ : float
+        Fraction of the training points that are not support vectors: the expansion
+        coefficients that vanish, as the papers count them.
+    expansion_ : Expansion
+        Two classes only: f(x) = sum_i dual_coef_i k(sv_i, x) + b, equal to
+        ``decision_function``; the app draws its level sets with the grid evaluator every
+        kernel expansion shares.
+    dual_coef_ : ndarray of shape (n_SV,)
+        Two classes only: the expansion's coefficients y_i a_i.
+    expansion_points_ : ndarray of shape (n_SV, n_features)
+        Two classes only: the points the expansion runs over, the support vectors.
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features; defined only when X has feature names that are all
+        strings.
+
+    See Also
+    --------
+    KernelFisherDiscriminant : The kernel Fisher discriminant the papers compare with this SVM.
+    sklearn.svm.SVC : The scikit-learn estimator this one wraps.
+
+    Notes
+    -----
+    The papers' classification baseline: TPAMI Table 1 and NIPS 2000 Table 2 compare KFD, SKFD
+    and LSKFD with an SVM on the IDA benchmarks, the fraction of zero expansion coefficients in
+    brackets being ``sparsity_``; NIPS 2000 Fig. 2 compares the two methods' output
+    distributions on ringnorm. The SVM maximizes the smallest margin where KFD maximizes the
+    average one.
+
+    Fitting and the methods run in libsvm, which computes its own kernel values and keeps a
+    per-fit kernel-row cache (scikit-learn's ``cache_size``, 200 MB); they use none of kfdviz's
+    module-level caches. Only ``expansion_.evaluate`` at a few points (the training points of a
+    picture) keeps its kernel values in the bounded, least recently used
+    ``kfdviz.core.kernels.PAIRWISE_CACHE``, as every kfdviz expansion does;
+    ``PAIRWISE_CACHE.clear()`` empties it.
+
+    References
+    ----------
+    .. [1] C. Cortes, V. Vapnik, "Support-vector networks", Machine Learning 20(3), 1995.
+    .. [2] S. Mika, G. Rätsch, J. Weston, B. Schölkopf, A. Smola, K.-R. Müller, "Constructing
+       Descriptive and Discriminative Nonlinear Features: Rayleigh Coefficients in Kernel
+       Feature Spaces", IEEE TPAMI 25(5), 2003: Table 1, the SVM column.
+    .. [3] S. Mika, G. Rätsch, K.-R. Müller, "A Mathematical Programming Approach to the Kernel
+       Fisher Algorithm", NIPS 13, 2001: Fig. 2 (output distributions) and Table 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import SupportVectorClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(-2.0, 1.0, (50, 2)), rng.normal(2.0, 1.0, (50, 2))])
+    >>> y = np.repeat([0, 1], 50)
+    >>> clf = SupportVectorClassifier(width=2.0, C=10.0).fit(X, y)
+    >>> clf.predict([[-3.0, -3.0], [3.0, 3.0]]).tolist()
+    [0, 1]
+    >>> float(clf.svm_.gamma)  # scikit-learn's gamma = 1 / width
+    0.5
+    >>> bool(np.allclose(clf.expansion_.evaluate(X)[:, 0], clf.decision_function(X)))
+    True
     """
 
     _parameter_constraints = {
@@ -112,6 +211,20 @@ class SupportVectorClassifier(ClassifierMixin, _SVMBase):
         self.max_iter = max_iter
 
     def fit(self, X, y):
+        """Train libsvm's soft-margin machine on the samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points.
+        y : array-like of shape (n_samples,)
+            Class labels, at least two classes.
+
+        Returns
+        -------
+        SupportVectorClassifier
+            The fitted classifier.
+        """
         self._validate_params()
         X, y = self._check_X_y(X, y)
         check_classification_targets(y)
@@ -122,16 +235,135 @@ class SupportVectorClassifier(ClassifierMixin, _SVMBase):
         return self
 
     def decision_function(self, X):
+        """Signed decision values: the side of the separating surface, scaled by the margin.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to evaluate.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: f(x), positive for ``classes_[1]``. More classes: scikit-learn's
+            one-vs-rest values aggregated from the one-vs-one machines, one column per class.
+        """
         return self._delegate("decision_function", X)
 
     def predict(self, X):
+        """The class of each point.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``: with two classes ``classes_[1]`` where f(x) > 0, else
+            ``classes_[0]``; with more, the one-vs-one vote.
+        """
         return self._delegate("predict", X)
 
 
 class OneClassSupportVector(OutlierMixin, _SVMBase):
     """One-class SVM (Schölkopf et al.) through scikit-learn's OneClassSVM.
 
-    ``decision_function`` = ``expansion_`` = sum_i a_i k(x_i, x) - rho: positive inside.
+    Separates the training points from the origin in feature space with maximal margin:
+    ``decision_function`` = ``expansion_`` = sum_i a_i k(x_i, x) - rho, positive inside the
+    estimated support of the distribution.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z. ``Kernel.sklearn_params`` gives libsvm the same kernel in scikit-learn's
+        naming (for the polynomial kernel, gamma = 1).
+    width : float, default=1.0
+        Width c of the Gaussian kernel exp(-||x - z||^2 / c), the papers' convention;
+        scikit-learn's gamma is 1/c (Hoffmann's sigma is c = 2 sigma^2). Unused by the other
+        kernels.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    nu : float in (0, 1], default=0.5
+        An upper bound on the fraction of training points outside the boundary and a lower
+        bound on the fraction of support vectors.
+    tol : float, default=1e-3
+        Tolerance of libsvm's stopping criterion.
+    max_iter : int, default=-1
+        Limit on libsvm's iterations, -1 for none; a fit stopped by the limit warns with
+        scikit-learn's ConvergenceWarning.
+
+    Attributes
+    ----------
+    svm_ : sklearn.svm.OneClassSVM
+        The fitted scikit-learn machine the methods delegate to.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors in the training set.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        The support vectors, ``X[support_]``.
+    n_iter_ : int
+        libsvm's iterations.
+    sparsity_ : float
+        Fraction of the training points that are not support vectors (at most 1 - nu).
+    offset_ : float
+        rho: ``decision_function = score_samples - offset_``.
+    expansion_ : Expansion
+        f(x) = sum_i dual_coef_i k(sv_i, x) - offset_, equal to ``decision_function``.
+    dual_coef_ : ndarray of shape (n_SV,)
+        The expansion's coefficients a_i.
+    expansion_points_ : ndarray of shape (n_SV, n_features)
+        The points the expansion runs over, the support vectors.
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features; defined only when X has feature names that are all
+        strings.
+
+    See Also
+    --------
+    KernelPCANoveltyDetector : Hoffmann's reconstruction error, the method compared with this.
+    ParzenNoveltyDetector : The Gaussian density estimate, Hoffmann's classical baseline.
+    sklearn.svm.OneClassSVM : The scikit-learn estimator this one wraps.
+
+    Notes
+    -----
+    Hoffmann (2007) compares kernel PCA's reconstruction error with the one-class SVM: with the
+    Gaussian kernel every point lies on a sphere in feature space and the SVM cuts off a cap of
+    it (his Fig. 1); on the sine-noise data (his Fig. 6, sigma = 0.489 and nu = 2/7, so
+    width = 2 sigma^2 = 0.478) its boundary is blobby where the reconstruction error's follows
+    the sine. The app's novelty presets draw the two side by side and compare their ROC curves.
+
+    Fitting and the methods run in libsvm, which computes its own kernel values and keeps a
+    per-fit kernel-row cache (scikit-learn's ``cache_size``, 200 MB); they use none of kfdviz's
+    module-level caches. Only ``expansion_.evaluate`` at a few points (the training points of a
+    picture) keeps its kernel values in the bounded, least recently used
+    ``kfdviz.core.kernels.PAIRWISE_CACHE``, as every kfdviz expansion does;
+    ``PAIRWISE_CACHE.clear()`` empties it.
+
+    References
+    ----------
+    .. [1] B. Schölkopf, J. C. Platt, J. Shawe-Taylor, A. J. Smola, R. C. Williamson,
+       "Estimating the Support of a High-Dimensional Distribution", Neural Computation 13(7),
+       2001.
+    .. [2] H. Hoffmann, "Kernel PCA for novelty detection", Pattern Recognition 40(3), 2007:
+       Fig. 1 (the one-class SVM's boundary in feature space) and Fig. 6 (sine-noise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import OneClassSupportVector
+    >>> X = np.random.default_rng(0).standard_normal((200, 2))
+    >>> det = OneClassSupportVector(width=2.0, nu=0.1).fit(X)
+    >>> det.predict([[0.0, 0.0], [5.0, 5.0]]).tolist()
+    [1, -1]
+    >>> bool(det.support_.size >= 0.1 * 200)  # nu bounds the support vectors from below
+    True
+    >>> bool(np.allclose(det.decision_function(X), det.score_samples(X) - det.offset_))
+    True
     """
 
     _parameter_constraints = {
@@ -149,6 +381,20 @@ class OneClassSupportVector(OutlierMixin, _SVMBase):
         self.max_iter = max_iter
 
     def fit(self, X, y=None):
+        """Estimate the support of the training points' distribution.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points, all taken as normal.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        OneClassSupportVector
+            The fitted detector.
+        """
         self._validate_params()
         X = self._check_X(X, reset=True)
         kern = self._make_kernel()
@@ -158,17 +404,145 @@ class OneClassSupportVector(OutlierMixin, _SVMBase):
         return self
 
     def decision_function(self, X):
+        """Signed distance to the boundary: positive inside, negative outside.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The values f(x) = sum_i a_i k(x_i, x) - rho, ``score_samples(X) - offset_``.
+        """
         return self._delegate("decision_function", X)
 
     def score_samples(self, X):
+        """The unshifted decision values: higher is more normal.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The values sum_i a_i k(x_i, x), ``decision_function(X) + offset_``.
+        """
         return self._delegate("score_samples", X)
 
     def predict(self, X):
+        """+1 for a normal point, -1 for a novelty.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            1 where ``decision_function`` is at least 0, else -1.
+        """
         return self._delegate("predict", X)
 
 
 class SupportVectorRegressor(RegressorMixin, _SVMBase):
-    """epsilon-support vector regression (scikit-learn's SVR); ``expansion_`` is its prediction."""
+    """Epsilon-support vector regression (libsvm through scikit-learn's SVR).
+
+    Fits f(x) = sum_i (a_i - a_i*) k(x_i, x) + b with the epsilon-insensitive loss and the
+    regularizer ||w||^2; ``expansion_`` is its prediction.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z. ``Kernel.sklearn_params`` gives libsvm the same kernel in scikit-learn's
+        naming (for the polynomial kernel, gamma = 1).
+    width : float, default=1.0
+        Width c of the Gaussian kernel exp(-||x - z||^2 / c), the papers' convention;
+        scikit-learn's gamma is 1/c (Hoffmann's sigma is c = 2 sigma^2). Unused by the other
+        kernels.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    C : float, default=1.0
+        Trade-off between the flatness of f and the deviations beyond epsilon: larger C,
+        fewer deviations.
+    epsilon : float, default=0.1
+        Half-width of the epsilon-insensitive tube: residuals inside it cost nothing.
+    tol : float, default=1e-3
+        Tolerance of libsvm's stopping criterion.
+    max_iter : int, default=-1
+        Limit on libsvm's iterations, -1 for none; a fit stopped by the limit warns with
+        scikit-learn's ConvergenceWarning.
+
+    Attributes
+    ----------
+    svm_ : sklearn.svm.SVR
+        The fitted scikit-learn machine the methods delegate to.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors in the training set: the points on or outside the tube.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        The support vectors, ``X[support_]``.
+    n_iter_ : int
+        libsvm's iterations.
+    sparsity_ : float
+        Fraction of the training points that are not support vectors, as the papers count.
+    expansion_ : Expansion
+        f(x) = sum_i dual_coef_i k(sv_i, x) + b, equal to ``predict``.
+    dual_coef_ : ndarray of shape (n_SV,)
+        The expansion's coefficients a_i - a_i*.
+    expansion_points_ : ndarray of shape (n_SV, n_features)
+        The points the expansion runs over, the support vectors.
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features; defined only when X has feature names that are all
+        strings.
+
+    See Also
+    --------
+    KernelFisherRegressor : KFD regression, which NIPS 2000 compares with this.
+    sklearn.svm.SVR : The scikit-learn estimator this one wraps.
+
+    Notes
+    -----
+    NIPS 2000 (sec. 4) relates KFD regression to SVM regression, the epsilon-insensitive loss
+    with the regularizer alpha' K alpha = ||w||^2, and reports for its Fig. 3 (sinc) far fewer
+    non-zero coefficients than SVM regression. The app's "SVR tube" action fits this
+    estimator with the same kernel beside a KFD regression and draws its tube.
+
+    Fitting and ``predict`` run in libsvm, which computes its own kernel values and keeps a
+    per-fit kernel-row cache (scikit-learn's ``cache_size``, 200 MB); they use none of kfdviz's
+    module-level caches. Only ``expansion_.evaluate`` at a few points (the training points of a
+    picture) keeps its kernel values in the bounded, least recently used
+    ``kfdviz.core.kernels.PAIRWISE_CACHE``, as every kfdviz expansion does;
+    ``PAIRWISE_CACHE.clear()`` empties it.
+
+    References
+    ----------
+    .. [1] A. J. Smola, B. Schölkopf, "A tutorial on support vector regression", Statistics
+       and Computing 14(3), 2004.
+    .. [2] S. Mika, G. Rätsch, K.-R. Müller, "A Mathematical Programming Approach to the Kernel
+       Fisher Algorithm", NIPS 13, 2001: sec. 4 (regression and the connection to SVM) and
+       Fig. 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import SupportVectorRegressor
+    >>> x = np.linspace(-10, 10, 60)[:, None]
+    >>> y = np.sinc(x[:, 0] / np.pi)
+    >>> reg = SupportVectorRegressor(width=4.0, C=10.0, epsilon=0.05).fit(x, y)
+    >>> bool(np.max(np.abs(reg.predict(x) - y)) < 0.1)
+    True
+    >>> bool(np.allclose(reg.expansion_.evaluate(x)[:, 0], reg.predict(x)))
+    True
+    """
 
     _parameter_constraints = {
         **_SVM_CONSTRAINTS,
@@ -197,6 +571,20 @@ class SupportVectorRegressor(RegressorMixin, _SVMBase):
         self.max_iter = max_iter
 
     def fit(self, X, y):
+        """Solve libsvm's epsilon-SVR program on the samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,)
+            Real-valued targets.
+
+        Returns
+        -------
+        SupportVectorRegressor
+            The fitted regressor.
+        """
         self._validate_params()
         X, y = self._check_X_y(X, y, y_numeric=True)
         kern = self._make_kernel()
@@ -205,6 +593,18 @@ class SupportVectorRegressor(RegressorMixin, _SVMBase):
         return self
 
     def predict(self, X):
+        """The fitted function at the rows of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The values f(x) = sum_i dual_coef_i k(sv_i, x) + b.
+        """
         return self._delegate("predict", X)
 
 

@@ -235,7 +235,7 @@ class SupportVectorClassifier(ClassifierMixin, _SVMBase):
         return self
 
     def decision_function(self, X):
-        """Signed decision values: the side of the separating surface, scaled by the margin.
+        """Signed decision values: the side of the separating surface, +-1 on the margin.
 
         Parameters
         ----------
@@ -977,8 +977,8 @@ class TruncatedSVDEmbedding(TransformerMixin, BaseEstimator):
     --------
     KernelOrthogonalCentroid : The kernel method Park & Park compare this with.
     LinearPCA : The same projection after centring the data.
-    sklearn.decomposition.TruncatedSVD : The truncated SVD of scikit-learn (randomized or
-        ARPACK): the same uncentred coordinates, up to signs.
+    sklearn.decomposition.TruncatedSVD : The truncated SVD of scikit-learn, by randomized or
+        ARPACK iterations for large or sparse X: the same uncentred coordinates up to signs.
 
     Notes
     -----

@@ -32,12 +32,6 @@ NOT_YET_DOCUMENTED = {
     "KernelFisherDiscriminant",
     "KernelOrthogonalCentroid",
     "KernelPCANoveltyDetector",
-    "SupportVectorClassifier",
-    "OneClassSupportVector",
-    "SupportVectorRegressor",
-    "LinearPCA",
-    "LinearDiscriminant",
-    "TruncatedSVDEmbedding",
 }
 ESTIMATORS = list(dict.fromkeys(spec.estimator for spec in SPECS))
 

@@ -1,5 +1,13 @@
 """scikit-learn estimators for the papers' algorithms."""
 
+from .baselines import (
+    LinearDiscriminant,
+    LinearPCA,
+    OneClassSupportVector,
+    SupportVectorClassifier,
+    SupportVectorRegressor,
+    TruncatedSVDEmbedding,
+)
 from .kfd import KernelFisherDiscriminant
 from .koc import KernelOrthogonalCentroid
 from .kpca import KernelPCA, OrientedKernelPCA
@@ -13,6 +21,12 @@ __all__ = [
     "KernelOrthogonalCentroid",
     "KernelPCA",
     "KernelPCANoveltyDetector",
+    "LinearDiscriminant",
+    "LinearPCA",
+    "OneClassSupportVector",
     "OrientedKernelPCA",
     "ParzenNoveltyDetector",
+    "SupportVectorClassifier",
+    "SupportVectorRegressor",
+    "TruncatedSVDEmbedding",
 ]

@@ -101,8 +101,26 @@ class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         self.X_fit_ = X
-        self.offset_ = float(np.percentile(self.score_samples(X), 100.0 * self.contamination))
+        self.offset_ = float(np.percentile(self._log_density(X), 100.0 * self.contamination))
         return self
+
+    def _validated(self, X) -> np.ndarray:
+        """X validated against the fitted detector: fitted, finite, as many features."""
+        check_is_fitted(self, "X_fit_")
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    def _log_density(self, X: np.ndarray) -> np.ndarray:
+        """log p(z) at the rows of the validated X, in memory-bounded chunks."""
+        centres = self.X_fit_
+        n, d = centres.shape
+        c = float(self.width)
+        log_norm = np.log(n) + 0.5 * d * np.log(np.pi * c)
+        out = np.empty(X.shape[0])
+        step = chunk_rows(X.shape[0], n, factor=2)
+        for start in range(0, X.shape[0], step):
+            D2 = cdist(X[start : start + step], centres, "sqeuclidean")
+            out[start : start + step] = logsumexp(-D2 / c, axis=1) - log_norm
+        return out
 
     def score_samples(self, X):
         """Log of the density estimate at each row of X: higher is more normal.
@@ -118,18 +136,7 @@ class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
             The log density log p(z), computed as a log-sum-exp so that far points get a
             finite, very negative score instead of the log of an underflowed zero.
         """
-        check_is_fitted(self, "X_fit_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        centres = self.X_fit_
-        n, d = centres.shape
-        c = float(self.width)
-        log_norm = np.log(n) + 0.5 * d * np.log(np.pi * c)
-        out = np.empty(X.shape[0])
-        step = chunk_rows(X.shape[0], n, factor=2)
-        for start in range(0, X.shape[0], step):
-            D2 = cdist(X[start : start + step], centres, "sqeuclidean")
-            out[start : start + step] = logsumexp(-D2 / c, axis=1) - log_norm
-        return out
+        return self._log_density(self._validated(X))
 
     def decision_function(self, X):
         """Log density less the offset: positive inside the boundary, negative outside.

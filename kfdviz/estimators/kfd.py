@@ -885,6 +885,34 @@ def greedy_work(p: Problem) -> Work:
 
 PROGRAM_COST = CostModel(program_work, iterative=True)
 
+
+def _program_spec(
+    name: str, label: str, formulation: str, loss: str, description: str, extra: tuple = ()
+) -> AlgorithmSpec:
+    """The spec of one two-class program formulation (TPAMI eqs. 9, 12, 14): the parameters
+    every KFD shows, ``extra`` ones of its own, and the loss with ``loss`` its default."""
+    return AlgorithmSpec(
+        name,
+        label,
+        Kind.CLASSIFIER,
+        KernelFisherDiscriminant,
+        (*_KFD_COMMON, *extra, _loss(loss)),
+        cost=PROGRAM_COST,
+        fixed={"formulation": formulation},
+        min_classes=2,
+        max_classes=2,
+        subset_expansion=True,
+        description=description,
+    )
+
+
+ZERO_MEAN_CONSTRAINTS = ParamSpec(
+    "zero_mean_constraints",
+    default=False,
+    label="Zero-mean residuals",
+    tooltip="NIPS 2000 (4b): the residuals of each class sum to zero.",
+)
+
 SPECS = (
     AlgorithmSpec(
         "kfd",
@@ -933,53 +961,27 @@ SPECS = (
         description="Maximizes between- over regularized within-class variance (TPAMI eqs. 6-8, "
         "11), solved in closed form α ∝ (N + μI)^-1 (μ2 - μ1).",
     ),
-    AlgorithmSpec(
+    _program_spec(
         "kfd-qp",
         "KFD as a QP",
-        Kind.CLASSIFIER,
-        KernelFisherDiscriminant,
-        (
-            *_KFD_COMMON,
-            ParamSpec(
-                "zero_mean_constraints",
-                default=False,
-                label="Zero-mean residuals",
-                tooltip="NIPS 2000 (4b): the residuals of each class sum to zero.",
-            ),
-            _loss("squared"),
-        ),
-        cost=PROGRAM_COST,
-        fixed={"formulation": "qp"},
-        min_classes=2,
-        max_classes=2,
-        subset_expansion=True,
-        description="min ||ξ||² + μ||α||² s.t. Kα + 1b = y - ξ (TPAMI eq. 9).",
+        "qp",
+        "squared",
+        "min ||ξ||² + μ||α||² s.t. Kα + 1b = y - ξ (TPAMI eq. 9).",
+        (ZERO_MEAN_CONSTRAINTS,),
     ),
-    AlgorithmSpec(
+    _program_spec(
         "kfd-sparse",
         "Sparse KFD (ℓ1)",
-        Kind.CLASSIFIER,
-        KernelFisherDiscriminant,
-        (*_KFD_COMMON, _loss("squared")),
-        cost=PROGRAM_COST,
-        fixed={"formulation": "sparse"},
-        min_classes=2,
-        max_classes=2,
-        subset_expansion=True,
-        description="min ||ξ||² + μ||α||₁ (TPAMI eq. 12): few non-zero coefficients.",
+        "sparse",
+        "squared",
+        "min ||ξ||² + μ||α||₁ (TPAMI eq. 12): few non-zero coefficients.",
     ),
-    AlgorithmSpec(
+    _program_spec(
         "kfd-lp",
         "Linear sparse KFD (LP)",
-        Kind.CLASSIFIER,
-        KernelFisherDiscriminant,
-        (*_KFD_COMMON, _loss("absolute")),
-        cost=PROGRAM_COST,
-        fixed={"formulation": "linear-sparse"},
-        min_classes=2,
-        max_classes=2,
-        subset_expansion=True,
-        description="min ||ξ||₁ + μ||α||₁ (TPAMI eq. 14), a linear program.",
+        "linear-sparse",
+        "absolute",
+        "min ||ξ||₁ + μ||α||₁ (TPAMI eq. 14), a linear program.",
     ),
     AlgorithmSpec(
         "kfd-greedy",

@@ -66,10 +66,10 @@ class KernelFisherDiscriminant(
     mu : float, default=1e-3
         The regularization constant, TPAMI's C. For ``formulation="rayleigh"`` or ``"eigen"``
         the within-class scatter N becomes N + mu I (eq. 11) or, with ``regularizer="gram"``,
-        N + mu K; mu = 0 is allowed but fails where N is singular, as it is with every training
-        point an expansion point and no tangents. For the programs it weighs the regularizer Omega(alpha)
-        against the loss (eqs. 9, 12, 14); for ``"greedy"`` it weighs ||alpha||^2 and must be
-        positive.
+        N + mu K; mu = 0 is allowed but fails where N is singular, as it is with every
+        training point an expansion point and no tangents. For the programs it weighs the
+        regularizer Omega(alpha) against the loss (eqs. 9, 12, 14); for ``"greedy"`` it weighs
+        ||alpha||^2 and must be positive.
     regularizer : {"identity", "gram"}, default="identity"
         The quadratic regularizer: ||alpha||^2 ("identity": N + mu I, eq. 11) or
         ||w||^2 = alpha' K alpha ("gram": N + mu K, as in SVMs; TPAMI sec. 3). Used by
@@ -122,8 +122,9 @@ class KernelFisherDiscriminant(
         How the discriminant is computed:
 
         - "rayleigh": maximize the Rayleigh coefficient (8), alpha'M alpha / alpha'N_mu alpha
-          with M = (mu_2 - mu_1)(mu_2 - mu_1)' (eq. 6) and N = K D K' (eq. 7), in closed form:
-          M has rank one, so alpha is proportional to N_mu^-1 (mu_2 - mu_1), one Cholesky solve.
+          with M = d d' (eq. 6) and N = K D K' (eq. 7), in closed form: M has rank one, so
+          alpha is proportional to N_mu^-1 d, one Cholesky solve (an eigen-decomposition of
+          N_mu where it is too ill-conditioned for one). See Notes for d and N.
         - "eigen": the same coefficient as a generalized eigenproblem of (M, N_mu); the same
           direction, for checking the closed form.
         - "qp": the program (9), min L(xi) + mu Omega(alpha) subject to
@@ -223,18 +224,18 @@ class KernelFisherDiscriminant(
 
     Notes
     -----
-    With w = sum_j alpha_j Phi(z_j) over the expansion points z_j (TPAMI eq. 4, or eq. 13 for
-    a subset), Fisher's criterion in feature space becomes the Rayleigh coefficient (8)
-    alpha'M alpha / alpha'N alpha in the coefficients, with the class means
-    mu_i = (1/l_i) sum_{x in class i} k(z, x) (eq. 5), M = (mu_2 - mu_1)(mu_2 - mu_1)'
-    (eq. 6) and N = K D K' the within-class scatter (eq. 7). Over all n training points N is
-    singular (D has rank n - 2), hence the regularization N + mu I of eq. (11), introduced
-    with KFD in [3]_. The
-    two-class problem is equivalent to a regularized least-squares regression onto the labels
-    +-1, the program (9) [1]_, which also admits other regularizers (sparse KFD, eq. 12),
-    other losses [2]_ and a linear program (eq. 14). Whatever the formulation, the
-    discriminant is scaled so that the projected class means are -1 and +1, and the offset is
-    then set by ``threshold``.
+    With w = sum_j alpha_j Phi(z_j) over the expansion points z_j (eq. 4 of [1]_, or eq. 13
+    for a subset), Fisher's criterion in feature space becomes the Rayleigh coefficient (8)
+    alpha'M alpha / alpha'N alpha in the coefficients. With kbar_i the mean over class i of
+    the kernel columns k(z, x) (TPAMI's mu_i, eq. 5), M = d d' with d = kbar_2 - kbar_1
+    (eq. 6), and N = K D K' is the within-class scatter (eq. 7), K = k(z_j, x_i) the
+    expansion points against the n training points. Over all n training points N is singular
+    (D has rank n - 2), hence the regularization N + mu I of eq. (11), introduced with KFD in
+    [3]_. The two-class problem is equivalent to a regularized least-squares regression onto
+    the labels +-1, the program (9) (TPAMI sec. 2.3), which admits other regularizers (sparse
+    KFD, eq. 12), other losses [2]_ and a linear program (eq. 14). Whatever the formulation,
+    the discriminant is then scaled so that the projected class means are -1 and +1, and the
+    offset is set by ``threshold``.
 
     ``predict_proba`` reads the outputs probabilistically, as TPAMI sec. 3 suggests: each
     class's training outputs are modelled as a 1-D Gaussian with a pooled variance, which
@@ -244,8 +245,9 @@ class KernelFisherDiscriminant(
     class centroids in the discriminant features.
 
     More than two classes: ``transform`` gives the r - 1 leading generalized eigenvectors of
-    the between-class scatter sum_j l_j (mu_j - mu)(mu_j - mu)' against N + mu I
-    (generalized discriminant analysis), and the classification is by ``multi_class``.
+    the between-class scatter sum_j l_j (kbar_j - kbar)(kbar_j - kbar)' against the
+    regularized N (generalized discriminant analysis), and the classification is by
+    ``multi_class``.
 
     Fits share bounded, module-level caches. A two-class fit with ``"rayleigh"`` or
     ``"eigen"`` keeps the cross-Gram matrix, the class means and N in

@@ -236,7 +236,7 @@ class OrientedKernelPCA(
         "rotation" (in the plane of the first two input features, about ``center``),
         "translate-x", "translate-y" (along the first or second input feature), "scale" (about
         ``center``). Several are combined with ``tangent_weights``. None or an empty sequence
-        gives kernel PCA.
+        leaves mu ||w||^2 alone in the denominator: kernel PCA's directions (for mu > 0).
     tangent_step : float, default=0.05
         The finite-difference step t of L_t: radians for a rotation; a fraction of the data's
         spread (root mean squared distance from the mean) for a translation; 1 + t is the

@@ -37,7 +37,8 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         Constant of the polynomial kernel.
     contamination : float in (0, 0.5], default=0.1
         Fraction of training points that ``predict`` calls novel: ``offset_`` lies halfway
-        between the training scores that leave floor(contamination n) of them below it.
+        between the training scores that leave floor(contamination n) of them below it (below
+        all of them when that is 0).
 
     Attributes
     ----------

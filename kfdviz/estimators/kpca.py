@@ -295,10 +295,10 @@ class OrientedKernelPCA(
     where H = I - 11'/n centres over the training points and T holds the kernel's finite
     differences along L_t, T_ji = (k(z_j, x_i) - k(z_j, L_t x_i)) / t, one block of columns
     per tangent scaled by the square root of its weight, so that T T' is the weighted sum of
-    the tangent covariances (3) in expansion coefficients. Dividing by t keeps mu comparable
-    across steps. A multiple 1e-10 of the denominator's mean diagonal is added
-    against round-off. [1]_, Fig. 1 compares kernel PCA with oriented kernel PCA under
-    rotations and under translations along x.
+    the tangent covariances (3) in expansion coefficients, over t^2. Dividing by t keeps mu
+    comparable across steps. A multiple 1e-10 of the denominator's mean diagonal is added
+    against round-off. Fig. 1 of [1]_ compares kernel PCA with oriented kernel PCA under
+    rotations and under translations along x; [2]_ introduced the method.
 
     The fit keeps the squared distances (Gaussian kernel) or inner products of the expansion
     and training points in ``kfdviz.core.kernels.PAIRWISE_CACHE``, a bounded (512 MiB, 32

@@ -237,17 +237,10 @@ class KernelFisherDiscriminant(
     the discriminant is then scaled so that the projected class means are -1 and +1, and the
     offset is set by ``threshold``.
 
-    ``predict_proba`` reads the outputs probabilistically, as TPAMI sec. 3 suggests: each
-    class's training outputs are modelled as a 1-D Gaussian with a pooled variance, which
-    makes the posterior logistic in the output, centred on the decision threshold so that the
-    most probable class is the predicted one. With more than two classes, "ovr" applies one
-    common slope to the one-vs-rest outputs, and "gda" takes unit-variance Gaussians about the
-    class centroids in the discriminant features.
-
-    More than two classes: ``transform`` gives the r - 1 leading generalized eigenvectors of
-    the between-class scatter sum_j l_j (kbar_j - kbar)(kbar_j - kbar)' against the
-    regularized N (generalized discriminant analysis), and the classification is by
-    ``multi_class``.
+    ``predict_proba`` reads the outputs as TPAMI sec. 3 does, as 1-D Gaussians per class.
+    With more than two classes ``transform`` gives the r - 1 leading generalized eigenvectors
+    of the between-class scatter sum_j l_j (kbar_j - kbar)(kbar_j - kbar)' against the
+    regularized N (generalized discriminant analysis).
 
     Fits share bounded, module-level caches. A two-class fit with ``"rayleigh"`` or
     ``"eigen"`` keeps the cross-Gram matrix, the class means and N in
@@ -722,8 +715,7 @@ class KernelFisherDiscriminant(
         Raises
         ------
         ValueError
-            If a row's kernel values overflow (a polynomial kernel far from the data): such a
-            row has no finite output and is refused rather than given a class.
+            As ``decision_function``, for rows whose kernel values overflow.
         """
         scores = self.decision_function(X)
         if scores.ndim == 1:
@@ -754,8 +746,7 @@ class KernelFisherDiscriminant(
         Raises
         ------
         ValueError
-            If a row's kernel values overflow (a polynomial kernel far from the data): such a
-            row has no finite output and is refused rather than given a class.
+            As ``decision_function``, for rows whose kernel values overflow.
         """
         scores = self.decision_function(X)
         if scores.ndim == 1:
@@ -788,8 +779,7 @@ class KernelFisherDiscriminant(
         Raises
         ------
         ValueError
-            If a row's kernel values overflow (a polynomial kernel far from the data): such a
-            row has no finite output and is refused rather than given a class.
+            As ``decision_function``, for rows whose kernel values overflow.
         """
         return np.log(np.maximum(self.predict_proba(X), 1e-300))
 

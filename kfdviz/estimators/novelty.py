@@ -64,8 +64,8 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
     See Also
     --------
     KernelPCA : The features whose subspace is used here.
-    ParzenNoveltyDetector : The Parzen density, the reconstruction error with q = 0 for the
-        Gaussian kernel.
+    ParzenNoveltyDetector : The Parzen density, which ranks points as the reconstruction
+        error with q = 0 does for the Gaussian kernel.
     OneClassSupportVector : The one-class SVM Hoffmann compares with.
 
     Notes

@@ -3,8 +3,7 @@
 Each public estimator's class docstring has every numpydoc section but the extended summary
 (Parameters with defaults, Attributes, See Also, Notes where it matters, References, Examples);
 its public methods and properties document their parameters and returns. The examples run as
-doctests. Estimators listed in NOT_YET_DOCUMENTED fail the validation today; the test for each
-is an expected failure that turns into an error once it passes, so the list only shrinks.
+doctests.
 """
 
 from __future__ import annotations
@@ -26,13 +25,6 @@ from kfdviz.estimators.registry import SPECS  # noqa: E402
 CLASS_IGNORED = {"ES01", "GL01"}
 # What a method's docstring may lack as well: See Also and Examples.
 METHOD_IGNORED = {"ES01", "GL01", "SA01", "EX01"}
-NOT_YET_DOCUMENTED = {
-    "KernelPCA",
-    "OrientedKernelPCA",
-    "KernelFisherDiscriminant",
-    "KernelOrthogonalCentroid",
-    "KernelPCANoveltyDetector",
-}
 ESTIMATORS = list(dict.fromkeys(spec.estimator for spec in SPECS))
 
 
@@ -65,28 +57,15 @@ def _problems(cls) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(
-    "cls",
-    [
-        pytest.param(
-            cls,
-            marks=pytest.mark.xfail(strict=True, reason="docstrings not written yet")
-            if cls.__name__ in NOT_YET_DOCUMENTED
-            else (),
-        )
-        for cls in ESTIMATORS
-    ],
-    ids=lambda cls: cls.__name__,
-)
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda cls: cls.__name__)
 def test_the_public_estimators_docstrings_pass_numpydoc(cls):
     problems = _problems(cls)
     assert not problems, "\n".join(problems)
 
 
-def test_documented_estimators_are_importable_from_kfdviz_and_their_examples_run():
-    documented = [cls for cls in ESTIMATORS if cls.__name__ not in NOT_YET_DOCUMENTED]
-    assert documented
-    for cls in documented:
+def test_the_estimators_are_importable_from_kfdviz_and_their_examples_run():
+    assert ESTIMATORS
+    for cls in ESTIMATORS:
         assert getattr(kfdviz, cls.__name__) is cls
         module = importlib.import_module(cls.__module__)
         finder = doctest.DocTestFinder()

@@ -49,41 +49,251 @@ PROGRAM_LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")
 class KernelFisherDiscriminant(
     ClassifierMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator
 ):
-    """Kernel Fisher discriminant.
+    """Kernel Fisher discriminant: Fisher's discriminant in a kernel feature space.
 
     Parameters
     ----------
-    kernel, width, degree, coef0
-        The kernel: "rbf" exp(-||x - z||^2 / width), "poly" (x.z + coef0)^degree, or "linear".
-    mu : float
-        Regularization of the within-class scatter, N + mu*I (TPAMI eq. 11), or N + mu*K with
-        ``regularizer="gram"`` (penalizing ||w||^2). For the programs, the weight C of eq. (9).
-    regularizer : {"identity", "gram"}
-    threshold : {"prior", "midpoint", "min-error", "margin-lp"}
-        How the offset is estimated from the training projections: the Bayes threshold of two
-        1-D Gaussians with class priors; the midpoint of the projected class means; the cut with
-        the fewest training errors; or the margin LP of TPAMI eq. (15).
-    threshold_C : float or None
-        The trade-off C of eq. (15), max rho - C sum xi, used by ``threshold="margin-lp"``:
-        larger C tolerates fewer margin violations. None uses 1/(0.1 n) for n training points
-        (about a tenth of the points may lie inside the margin). The LP is bounded only for
-        C >= 1/(2 m), m the size of the smaller class; a smaller value is rejected at fit time.
-    n_centers : int or None
-        Expand over this many points only (TPAMI eq. 13); None uses every training point.
-    centers : {"random", "kmeans"}
-    tangents, tangent_step, tangent_weight
-        Invariant KFD (TPAMI sec. 5.1): N + tangent_weight * (tangent covariance, eq. 3).
-    multi_class : {"ovr", "gda"}
-        More than two classes: one-vs-rest discriminants with winner-takes-all ("ovr"), or the
-        nearest class mean in the r - 1 discriminant features ("gda"). ``transform`` always
-        gives the GDA features then.
-    formulation : {"rayleigh", "eigen", "qp", "sparse", "linear-sparse", "greedy"}
-    loss : {"squared", "absolute", "epsilon-insensitive", "huber"} or None
-        Loss of the program formulations; None uses each formulation's own (TPAMI eqs. 9, 12, 14).
-    zero_mean_constraints : bool
-        Add NIPS 2000's (4b): the residuals of each class sum to zero.
-    random_state : int, RandomState or None
-        Seeds the choice of centers.
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z.
+    width : float, default=1.0
+        Width c of the Gaussian kernel exp(-||x - z||^2 / c), the papers' convention
+        (scikit-learn's gamma = 1/c).
+    degree : int, default=3
+        Degree d of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel; 0 gives TPAMI's homogeneous kernel (x.z)^d.
+    mu : float, default=1e-3
+        The regularization constant, TPAMI's C. For ``formulation="rayleigh"`` or ``"eigen"``
+        the within-class scatter N becomes N + mu I (eq. 11) or, with ``regularizer="gram"``,
+        N + mu K; mu = 0 is allowed but fails where N is singular, as it is with every
+        training point an expansion point and no tangents. For the programs it weighs the
+        regularizer Omega(alpha) against the loss (eqs. 9, 12, 14); for ``"greedy"`` it weighs
+        ||alpha||^2 and must be positive.
+    regularizer : {"identity", "gram"}, default="identity"
+        The quadratic regularizer: ||alpha||^2 ("identity": N + mu I, eq. 11) or
+        ||w||^2 = alpha' K alpha ("gram": N + mu K, as in SVMs; TPAMI sec. 3). Used by
+        ``"rayleigh"``, ``"eigen"`` and ``"qp"``; the sparse programs always penalize
+        ||alpha||_1, the greedy selection ||alpha||^2.
+    threshold : {"prior", "midpoint", "min-error", "margin-lp"}, default="prior"
+        How the offset b of the decision sign(w.Phi(x) + b) is estimated from the training
+        projections, separately from the direction (TPAMI advises so after eq. 9): "prior",
+        the Bayes threshold of two 1-D Gaussians with a pooled variance and the class
+        frequencies as priors (the midpoint where that is undefined: no spread);
+        "midpoint", halfway between the projected class means; "min-error", the cut with the
+        fewest training errors (among ties, the one nearest the midpoint); "margin-lp", the
+        linear program of TPAMI eq. (15), max rho - C sum xi subject to
+        y_i (w.Phi(x_i) + b) >= rho - xi_i, rho >= 0, xi >= 0. The programs' own offset is
+        replaced as well (TPAMI footnote 7) and kept in ``program_offset_``. With more than two
+        classes each one-vs-rest discriminant gets its offset by the same rule.
+    threshold_C : float or None, default=None
+        The trade-off C of eq. (15), used by ``threshold="margin-lp"`` only: larger C tolerates
+        fewer margin violations. None uses 1/(0.1 n) for n training points (about a tenth of
+        the points may lie inside the margin). The LP is bounded only for C >= 1/(2 m), m the
+        size of the smaller class; a smaller value is rejected at fit time.
+    n_centers : int or None, default=None
+        For every formulation but ``"greedy"``: expand w over this many points only, chosen
+        by ``centers`` (training on a subset, TPAMI eq. 13); None (or at least n) uses every
+        training point (eq. 4). For ``"greedy"``: the largest number of expansion points the
+        forward selection adds; None means min(n, 50).
+    centers : {"random", "kmeans"}, default="random"
+        How the expansion points are chosen when ``n_centers`` is set: a random subset of the
+        training points, stratified so that each class keeps at least one where there are as
+        many centers as classes; or the centres of a k-means clustering (points that are not
+        training points). Not used by ``"greedy"``.
+    tangents : str, sequence of str or None, default=None
+        Invariant KFD (TPAMI sec. 5.1): the transformations whose tangent covariance (eq. 3)
+        is added to N, as for :class:`OrientedKernelPCA`: "rotation", "translate-x",
+        "translate-y", "scale", about the training mean. Several are summed. Used by
+        ``"rayleigh"`` and ``"eigen"`` only, and only when ``tangent_weight`` > 0.
+    tangent_step : float, default=0.05
+        The finite-difference step t of the transformations: radians for a rotation; a
+        fraction of the data's spread for a translation; 1 + t is the factor of a scaling.
+    tangent_weight : float, default=0.0
+        The weight lambda of the tangent covariance in N + lambda T T' (TPAMI sec. 5.1);
+        0 turns the tangents off.
+    multi_class : {"ovr", "gda"}, default="ovr"
+        The decision with more than two classes (``"rayleigh"`` or ``"eigen"`` only): "ovr",
+        the largest output of one two-class discriminant per class against the rest
+        (winner-takes-all, as TPAMI sec. 5.1 classifies the digits); "gda", the nearest class
+        mean in the r - 1 discriminant features of the multi-class generalization. ``transform``
+        gives those r - 1 features with either.
+    formulation : {"rayleigh", "eigen", "qp", "sparse", "linear-sparse", "greedy"}, default="rayleigh"
+        How the discriminant is computed:
+
+        - "rayleigh": maximize the Rayleigh coefficient (8), alpha'M alpha / alpha'N_mu alpha
+          with M = d d' (eq. 6) and N = K D K' (eq. 7), in closed form: M has rank one, so
+          alpha is proportional to N_mu^-1 d, one Cholesky solve (an eigen-decomposition of
+          N_mu where it is too ill-conditioned for one). See Notes for d and N.
+        - "eigen": the same coefficient as a generalized eigenproblem of (M, N_mu); the same
+          direction, for checking the closed form.
+        - "qp": the program (9), min L(xi) + mu Omega(alpha) subject to
+          K alpha + 1 b = y - xi with labels y = +-1, a regression onto the labels; with the
+          default squared loss and ``regularizer="identity"`` it is the same discriminant as
+          "rayleigh" (TPAMI sec. 2.3).
+        - "sparse": sparse KFD (SKFD, eq. 12), Omega = ||alpha||_1: many coefficients are
+          exactly zero.
+        - "linear-sparse": linear sparse KFD (LSKFD, eq. 14), ||xi||_1 + mu ||alpha||_1, a
+          linear program.
+        - "greedy": sparse greedy KFD (TPAMI sec. 4.2): forward selection of expansion points
+          for the program (9) with squared loss and ||alpha||^2, adding the point that lowers
+          the objective most, up to ``n_centers`` points or until the best relative decrease is
+          below 1e-4. Beyond 4000 training points each step scores a random sample of 59
+          candidates.
+
+        All but "rayleigh" and "eigen" are two-class methods.
+    loss : {"squared", "absolute", "epsilon-insensitive", "huber"} or None, default=None
+        The loss L(xi) on the residuals of the programs ("qp", "sparse", "linear-sparse"),
+        the noise models of NIPS 2001's Table 1: ||xi||^2 (Gaussian), ||xi||_1 (Laplacian),
+        sum max(0, |xi_i| - 0.1) (epsilon-insensitive, epsilon = 0.1) or Huber's loss
+        xi^2 / 2 for |xi| <= 1 and |xi| - 1/2 beyond. None uses each program's own: squared
+        for "qp" and "sparse" (eqs. 9, 12), absolute for "linear-sparse" (eq. 14). Not used by
+        the other formulations.
+    zero_mean_constraints : bool, default=False
+        Add NIPS 2001's constraints (4b) to the programs: the residuals xi of each class sum to
+        zero. Not used by the other formulations.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the choice of centers (random subset or k-means) and the greedy selection's
+        candidate samples.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels; with two classes ``classes_[1]`` is the one with positive outputs.
+    expansion_ : Expansion
+        Two classes: the projection w.Phi(x) + offset as a kernel expansion over the expansion
+        points, scaled and shifted so that the training classes' mean projections are -1 and
+        +1 (the threshold is not included). More classes: the r - 1 discriminant (GDA)
+        features, centred on the training points.
+    intercept_ : float or ndarray of shape (n_classes,)
+        Two classes: the offset b of the decision, from ``threshold``. More classes: the
+        offsets of the one-vs-rest discriminants in ``ovr_expansion_``.
+    output_model_ : GaussianOutputModel
+        Two classes: the 1-D Gaussian model of the training outputs that ``predict_proba``
+        reads (TPAMI sec. 3).
+    rayleigh_quotient_ : float
+        The Rayleigh coefficient of the discriminant (of the first discriminant feature with
+        more classes). Only for ``"rayleigh"`` and ``"eigen"``.
+    sparsity_ : float
+        Fraction of the expansion coefficients that are zero (relative to the largest, as the
+        papers count; ``"greedy"``: 1 - selected / n). 0 for the Rayleigh formulations.
+    objective_ : float
+        The program's objective at the solution. Only for the programs.
+    program_offset_ : float
+        The offset b the program found (before ``threshold`` replaces it). Only for the
+        programs.
+    objective_path_ : ndarray of shape (n_selected + 1,)
+        The program's objective before the selection and after each added point. Only for
+        ``"greedy"``.
+    center_index_ : ndarray of int or None
+        Indices into the training set of the expansion points (in the order of selection for
+        ``"greedy"``); None for k-means centres.
+    rayleigh_values_ : ndarray of shape (n_classes - 1,)
+        More classes only: the Rayleigh coefficient of each discriminant feature.
+    class_centroids_ : ndarray of shape (n_classes, n_classes - 1)
+        More classes only: each class's mean in the discriminant features.
+    ovr_expansion_ : Expansion
+        More classes only: the n_classes one-vs-rest discriminants, each scaled so that its two
+        groups' mean outputs lie 2 apart, with its threshold in the offset.
+    output_models_ : list of GaussianOutputModel
+        More classes only: the output model of each one-vs-rest discriminant.
+    tangents_ : tuple of str
+        The transformations the discriminant is made invariant to (empty when
+        ``tangent_weight`` is 0).
+    center_ : ndarray of shape (n_features,)
+        The training mean, the centre of rotations and scalings.
+    spread_ : float
+        The training data's spread, the length unit of translation steps.
+    diagnostics_ : dict
+        What the solve reported: always ``"warnings"`` (list of str); for two classes
+        ``"threshold"`` and ``"sparsity"``; for the Rayleigh formulations ``"condition"``,
+        ``"effective_rank"``, ``"regularization"`` and ``"method"``; for the programs
+        ``"solver"``, ``"status"``, ``"objective"`` and ``"regularization"``; for ``"greedy"``
+        ``"objective_path"``.
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features, when X has string column names.
+
+    See Also
+    --------
+    KernelFisherRegressor : The same programs with real-valued targets.
+    OrientedKernelPCA : The tangent covariance against the variance, without classes.
+    KernelOrthogonalCentroid : Features from the class centroids alone.
+    SupportVectorClassifier : The SVM the papers compare with.
+
+    Notes
+    -----
+    With w = sum_j alpha_j Phi(z_j) over the expansion points z_j (eq. 4 of [1]_, or eq. 13
+    for a subset), Fisher's criterion in feature space becomes the Rayleigh coefficient (8)
+    alpha'M alpha / alpha'N alpha in the coefficients. With kbar_i the mean over class i of
+    the kernel columns k(z, x) (TPAMI's mu_i, eq. 5), M = d d' with d = kbar_2 - kbar_1
+    (eq. 6), and N = K D K' is the within-class scatter (eq. 7), K = k(z_j, x_i) the
+    expansion points against the n training points. Over all n training points N is singular
+    (D has rank n - 2), hence the regularization N + mu I of eq. (11), introduced with KFD in
+    [3]_. The two-class problem is equivalent to a regularized least-squares regression onto
+    the labels +-1, the program (9) (TPAMI sec. 2.3), which admits other regularizers (sparse
+    KFD, eq. 12), other losses [2]_ and a linear program (eq. 14). Whatever the formulation,
+    the discriminant is then scaled so that the projected class means are -1 and +1, and the
+    offset is set by ``threshold``.
+
+    ``predict_proba`` reads the outputs as TPAMI sec. 3 does, as 1-D Gaussians per class.
+    With more than two classes ``transform`` gives the r - 1 leading generalized eigenvectors
+    of the between-class scatter sum_j l_j (kbar_j - kbar)(kbar_j - kbar)' against the
+    regularized N (generalized discriminant analysis).
+
+    Fits share bounded, module-level caches. A two-class fit with ``"rayleigh"`` or
+    ``"eigen"`` keeps the cross-Gram matrix, the class means and N in
+    ``kfdviz.core.fit_cache.FIT_CACHE`` (at most 4 entries, 256 MiB, least recently used
+    first out), keyed by the content of the data and labels, the kernel, the expansion points
+    and the tangent settings: a refit that changes only ``mu``, ``regularizer`` or
+    ``threshold`` does no kernel work and no scatter product. With every training point an
+    expansion point and no tangents, the latest such fit is also remembered so that a fit on
+    data that differ in one point updates those terms instead of recomputing them. Squared
+    distances (Gaussian kernel) and inner products are kept in
+    ``kfdviz.core.kernels.PAIRWISE_CACHE`` (512 MiB, 32 entries) by every fit, so that a
+    width change skips them. ``FIT_CACHE.clear()``, ``kfdviz.core.incremental.forget()`` and
+    ``PAIRWISE_CACHE.clear()`` empty them.
+
+    References
+    ----------
+    .. [1] S. Mika, G. Rätsch, J. Weston, B. Schölkopf, A. Smola, K.-R. Müller, "Constructing
+       Descriptive and Discriminative Nonlinear Features: Rayleigh Coefficients in Kernel
+       Feature Spaces", IEEE TPAMI 25(5), 2003: KFD in expansion coefficients (eqs. 4-8),
+       the program (9), regularization (11), sparse KFD (12), training on a subset (13), the
+       linear program (14), the greedy approach (sec. 4.2), the margin threshold (15),
+       invariances (sec. 5.1).
+    .. [2] S. Mika, G. Rätsch, K.-R. Müller, "A Mathematical Programming Approach to the
+       Kernel Fisher Algorithm", Advances in Neural Information Processing Systems 13,
+       pp. 591-597, 2001: the program (4) with the class zero-mean constraints (4b), the
+       losses of Table 1, SKFD and LSKFD, Table 2.
+    .. [3] S. Mika, G. Rätsch, J. Weston, B. Schölkopf, K.-R. Müller, "Fisher Discriminant
+       Analysis with Kernels", Neural Networks for Signal Processing IX, pp. 41-48, 1999:
+       KFD with N + mu I, Fig. 1 (KFD against kernel PCA), Table 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_circles
+    >>> from kfdviz import KernelFisherDiscriminant
+    >>> X, y = make_circles(200, factor=0.3, noise=0.05, random_state=0)
+    >>> kfd = KernelFisherDiscriminant(width=0.5).fit(X, y)
+    >>> kfd.predict([[0.0, 0.0], [1.0, 0.0]]).tolist()  # the inner circle is class 1
+    [1, 0]
+    >>> kfd.predict_proba([[0.0, 0.0]]).round(2).tolist()
+    [[0.0, 1.0]]
+
+    The program (9) with squared loss and ||alpha||^2 finds the same discriminant:
+
+    >>> qp = KernelFisherDiscriminant(width=0.5, formulation="qp").fit(X, y)
+    >>> bool(np.allclose(qp.dual_coef_, kfd.dual_coef_, atol=1e-6))
+    True
+
+    Sparse KFD (eq. 12) expands over few training points:
+
+    >>> sparse = KernelFisherDiscriminant(width=0.5, formulation="sparse", mu=0.1).fit(X, y)
+    >>> bool(sparse.sparsity_ > 0.8), sparse.predict([[0.0, 0.0], [1.0, 0.0]]).tolist()
+    (True, [1, 0])
     """
 
     _parameter_constraints = {
@@ -153,6 +363,30 @@ class KernelFisherDiscriminant(
         return tags
 
     def fit(self, X, y):
+        """Compute the discriminant direction, its scale and the threshold.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points.
+        y : array-like of shape (n_samples,)
+            Class labels: at least two classes of at least two points each; exactly two for
+            every ``formulation`` but "rayleigh" and "eigen".
+
+        Returns
+        -------
+        KernelFisherDiscriminant
+            The fitted classifier.
+
+        Raises
+        ------
+        ValueError
+            If y has fewer than two classes or a class with a single point, if a two-class
+            formulation gets more classes, if the regularized problem is singular or the
+            discriminant does not separate the class means (increase or decrease ``mu``), if
+            the margin LP threshold is unbounded for ``threshold_C``, or if the kernel values
+            overflow on X.
+        """
         self._validate_params()
         X, y = self._check_X_y(X, y)
         check_classification_targets(y)
@@ -397,7 +631,11 @@ class KernelFisherDiscriminant(
     # -- prediction ---------------------------------------------------------------------------
     @property
     def decision_expansion_(self) -> Expansion:
-        """An expansion whose value equals ``decision_function`` (two classes)."""
+        """The kernel expansion whose value is ``decision_function``.
+
+        Two classes: ``expansion_`` with ``intercept_`` added to its offset. More classes:
+        ``ovr_expansion_`` (the one-vs-rest discriminants, also with ``multi_class="gda"``).
+        """
         check_is_fitted(self, "expansion_")
         if self.classes_.size != 2:
             return self.ovr_expansion_
@@ -405,14 +643,50 @@ class KernelFisherDiscriminant(
         return Expansion(e.kernel, e.centers, e.coef, e.offset + self.intercept_)
 
     def transform(self, X):
-        """Projections w.Phi(x) (two classes: one column) or the r - 1 GDA features."""
+        """Project the rows of X onto the discriminant direction(s).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to project.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 1) or (n_samples, n_classes - 1)
+            Two classes: w.Phi(x) + offset, the projection scaled so that the training classes'
+            means are -1 and +1 (the threshold ``intercept_`` not added). More classes: the
+            n_classes - 1 discriminant (GDA) features.
+
+        Raises
+        ------
+        ValueError
+            If a row's kernel values overflow (a polynomial kernel far from the data): such a
+            row has no finite output and is refused rather than given a class.
+        """
         return self._feature_values(X)
 
     def decision_function(self, X):
-        """Signed distance to the threshold (two classes) or one score per class.
+        """Return the classifier's output: above zero for ``classes_[1]``, or one score per class.
 
-        Rows whose kernel values overflow (non-finite outputs) raise ValueError; so do
-        ``predict``, ``predict_proba`` and ``transform``.
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: w.Phi(x) + offset + ``intercept_``, positive for ``classes_[1]``, on the
+            scale where the training classes' mean projections are -1 and +1. More classes:
+            with ``multi_class="ovr"`` the one-vs-rest outputs (each positive where its class
+            wins against the rest); with "gda" minus the squared distance to each class
+            centroid in the discriminant features.
+
+        Raises
+        ------
+        ValueError
+            If a row's kernel values overflow (a polynomial kernel far from the data): such a
+            row has no finite output and is refused rather than given a class.
         """
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)
@@ -425,13 +699,55 @@ class KernelFisherDiscriminant(
         return self._finite_values(self.ovr_expansion_, X)
 
     def predict(self, X):
+        """Classify the rows of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Two classes: ``classes_[1]`` where ``decision_function`` is positive, else
+            ``classes_[0]``. More classes: the class with the largest score.
+
+        Raises
+        ------
+        ValueError
+            As ``decision_function``, for rows whose kernel values overflow.
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
 
     def predict_proba(self, X):
-        """Posterior class probabilities from 1-D Gaussian models of the outputs (TPAMI sec. 3)."""
+        """Return posterior class probabilities from Gaussian models of the outputs.
+
+        The training outputs of each class are modelled as 1-D Gaussians with a pooled
+        variance (TPAMI sec. 3): the posterior of ``classes_[1]`` is the logistic function of
+        slope (m_+ - m_-) / variance in ``decision_function``, so that it is 1/2 at the
+        threshold. More classes: ``multi_class="ovr"`` takes a softmax of the one-vs-rest
+        outputs with the mean of their slopes; "gda" one of unit-variance Gaussians about the
+        class centroids in the discriminant features.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The probability of each class, in the order of ``classes_``; each row sums to 1 and
+            its largest entry is the class ``predict`` gives.
+
+        Raises
+        ------
+        ValueError
+            As ``decision_function``, for rows whose kernel values overflow.
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             p = self.output_model_.posterior_positive(scores)
@@ -447,9 +763,39 @@ class KernelFisherDiscriminant(
         return P / P.sum(axis=1, keepdims=True)
 
     def predict_log_proba(self, X):
+        """Return the logarithm of ``predict_proba``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The log probabilities, in the order of ``classes_`` (probabilities below 1e-300
+            give log(1e-300) instead of -inf).
+
+        Raises
+        ------
+        ValueError
+            As ``decision_function``, for rows whose kernel values overflow.
+        """
         return np.log(np.maximum(self.predict_proba(X), 1e-300))
 
     def get_feature_names_out(self, input_features=None):
+        """Return the names of the features ``transform`` gives.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Ignored: the features are kernel expansions, not input columns.
+
+        Returns
+        -------
+        ndarray of str objects
+            "kfd0", "kfd1", ...: one name for two classes, n_classes - 1 for more.
+        """
         check_is_fitted(self, "_n_features_out")
         return np.asarray([f"kfd{i}" for i in range(self._n_features_out)], dtype=object)
 
@@ -531,6 +877,34 @@ def greedy_work(p: Problem) -> Work:
 
 PROGRAM_COST = CostModel(program_work, iterative=True)
 
+
+def _program_spec(
+    name: str, label: str, formulation: str, loss: str, description: str, extra: tuple = ()
+) -> AlgorithmSpec:
+    """The spec of one two-class program formulation (TPAMI eqs. 9, 12, 14): the parameters
+    every KFD shows, ``extra`` ones of its own, and the loss with ``loss`` its default."""
+    return AlgorithmSpec(
+        name,
+        label,
+        Kind.CLASSIFIER,
+        KernelFisherDiscriminant,
+        (*_KFD_COMMON, *extra, _loss(loss)),
+        cost=PROGRAM_COST,
+        fixed={"formulation": formulation},
+        min_classes=2,
+        max_classes=2,
+        subset_expansion=True,
+        description=description,
+    )
+
+
+ZERO_MEAN_CONSTRAINTS = ParamSpec(
+    "zero_mean_constraints",
+    default=False,
+    label="Zero-mean residuals",
+    tooltip="NIPS 2000 (4b): the residuals of each class sum to zero.",
+)
+
 SPECS = (
     AlgorithmSpec(
         "kfd",
@@ -579,53 +953,27 @@ SPECS = (
         description="Maximizes between- over regularized within-class variance (TPAMI eqs. 6-8, "
         "11), solved in closed form α ∝ (N + μI)^-1 (μ2 - μ1).",
     ),
-    AlgorithmSpec(
+    _program_spec(
         "kfd-qp",
         "KFD as a QP",
-        Kind.CLASSIFIER,
-        KernelFisherDiscriminant,
-        (
-            *_KFD_COMMON,
-            ParamSpec(
-                "zero_mean_constraints",
-                default=False,
-                label="Zero-mean residuals",
-                tooltip="NIPS 2000 (4b): the residuals of each class sum to zero.",
-            ),
-            _loss("squared"),
-        ),
-        cost=PROGRAM_COST,
-        fixed={"formulation": "qp"},
-        min_classes=2,
-        max_classes=2,
-        subset_expansion=True,
-        description="min ||ξ||² + μ||α||² s.t. Kα + 1b = y - ξ (TPAMI eq. 9).",
+        "qp",
+        "squared",
+        "min ||ξ||² + μ||α||² s.t. Kα + 1b = y - ξ (TPAMI eq. 9).",
+        (ZERO_MEAN_CONSTRAINTS,),
     ),
-    AlgorithmSpec(
+    _program_spec(
         "kfd-sparse",
         "Sparse KFD (ℓ1)",
-        Kind.CLASSIFIER,
-        KernelFisherDiscriminant,
-        (*_KFD_COMMON, _loss("squared")),
-        cost=PROGRAM_COST,
-        fixed={"formulation": "sparse"},
-        min_classes=2,
-        max_classes=2,
-        subset_expansion=True,
-        description="min ||ξ||² + μ||α||₁ (TPAMI eq. 12): few non-zero coefficients.",
+        "sparse",
+        "squared",
+        "min ||ξ||² + μ||α||₁ (TPAMI eq. 12): few non-zero coefficients.",
     ),
-    AlgorithmSpec(
+    _program_spec(
         "kfd-lp",
         "Linear sparse KFD (LP)",
-        Kind.CLASSIFIER,
-        KernelFisherDiscriminant,
-        (*_KFD_COMMON, _loss("absolute")),
-        cost=PROGRAM_COST,
-        fixed={"formulation": "linear-sparse"},
-        min_classes=2,
-        max_classes=2,
-        subset_expansion=True,
-        description="min ||ξ||₁ + μ||α||₁ (TPAMI eq. 14), a linear program.",
+        "linear-sparse",
+        "absolute",
+        "min ||ξ||₁ + μ||α||₁ (TPAMI eq. 14), a linear program.",
     ),
     AlgorithmSpec(
         "kfd-greedy",

@@ -17,15 +17,101 @@ from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Prob
 class KernelOrthogonalCentroid(
     ClassNamePrefixFeaturesOutMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator
 ):
-    """Project onto an orthonormal basis of the class centroids in feature space.
+    """Kernel Orthogonal Centroid: project onto an orthonormal basis of the class centroids.
 
     Parameters
     ----------
-    kernel, width, degree, coef0
-        The kernel; the KOC paper writes the Gaussian as exp(-||x - y||^2 / sigma): width = sigma.
-    algorithm : {"cholesky", "gram-schmidt"}
-        Algorithm 2 (Cholesky of M'KM, r x r) or Algorithm 3 (modified Gram-Schmidt on the
-        implicit centroids). Both give the same r-dimensional embedding.
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z.
+    width : float, default=1.0
+        Width of the Gaussian kernel: Park & Park write it exp(-||x - y||^2 / sigma) (their
+        eq. 22), so width = sigma (scikit-learn's gamma = 1/width).
+    degree : int, default=3
+        Degree d of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel; Park & Park's experiments use (x.y + 1)^d.
+    algorithm : {"cholesky", "gram-schmidt"}, default="cholesky"
+        Park & Park's Algorithm 2 (Cholesky factor of the r x r matrix M'KM) or Algorithm 3
+        (modified Gram-Schmidt on the implicit centroids in feature space). Both give the same
+        r-dimensional embedding, up to round-off.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, in the order of the features: feature j belongs to centroid j.
+    expansion_ : Expansion
+        The r = n_classes features as kernel expansions over the training points,
+        Q_r' Phi(x) = A' k(X, x), with zero offsets.
+    diagnostics_ : dict
+        ``"centroid_gram_condition"`` (condition number of M'KM: large when two centroids are
+        nearly parallel in feature space) and ``"warnings"`` (list of str).
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features, when X has string column names.
+
+    See Also
+    --------
+    KernelFisherDiscriminant : The r - 1 discriminant (GDA) features, from a generalized
+        eigenproblem instead of an r x r factorization.
+    KernelPCA : Directions of largest variance, ignoring the classes.
+
+    Notes
+    -----
+    The Orthogonal Centroid method [1]_ takes the class centroids as representatives of the
+    classes and maps x to its coordinates in an orthonormal basis Q_r of their span, the QR
+    factorization C = Q_r R of the centroid matrix (eqs. 7-8); that basis maximizes
+    trace(G' S_b G), the between-class scatter (9), over all G with orthonormal columns
+    (eqs. 11-18). The kernel version applies it to the mapped data: the centroid matrix
+    C = [c_1, ..., c_r] in feature space (eq. 24) has Gram matrix C'C = M'KM (eq. 25) with
+    M_ij = 1/n_j for the points i of class j (eq. 27). Algorithm 2 factors M'KM = R'R
+    (eq. 28), and x maps to Q_r' Phi(x) = R^-T M' k(X, x) (eqs. 29-31), here written as the
+    expansion A = M R^-1; Algorithm 3 builds the same coefficients by modified Gram-Schmidt
+    (eqs. 32-39). Each class centroid maps to a column of the upper triangular R: the mean
+    feature vector of class j is zero beyond its j-th entry.
+
+    M'KM must be positive definite: the centroids must be linearly independent in feature
+    space. A Gaussian kernel on distinct points ensures it; with a linear or low-degree
+    polynomial kernel more classes than the feature space has dimensions make it singular,
+    and ``fit`` raises ValueError.
+
+    The fit keeps the squared distances (Gaussian kernel) or inner products of the training
+    points in ``kfdviz.core.kernels.PAIRWISE_CACHE``, a bounded (512 MiB, 32 entries), least
+    recently used, module-level cache shared by every fit, so that a refit on the same points
+    with another width skips them; ``PAIRWISE_CACHE.clear()`` empties it.
+
+    References
+    ----------
+    .. [1] C. Park, H. Park, "Nonlinear Feature Extraction based on Centroids and Kernel
+       Functions", Dept. of Computer Science and Engineering, University of Minnesota, 2002:
+       the Orthogonal Centroid method (Algorithm 1, eqs. 7-18), the kernel version
+       (eqs. 22-39, Algorithms 2 and 3), Figs. 1-3 and Table 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import KernelOrthogonalCentroid
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(c, 0.5, (20, 2)) for c in ([0, 0], [3, 0], [0, 3])])
+    >>> y = np.repeat([0, 1, 2], 20)
+    >>> koc = KernelOrthogonalCentroid(width=2.0).fit(X, y)
+    >>> F = koc.transform(X)
+    >>> F.shape  # one feature per class
+    (60, 3)
+
+    The class means of the features form the triangular factor R: class j's mean is zero
+    beyond its j-th coordinate.
+
+    >>> means = np.array([F[y == j].mean(axis=0) for j in range(3)])
+    >>> bool(np.allclose(np.triu(means, 1), 0.0, atol=1e-12))
+    True
+
+    Algorithm 3 gives the same embedding:
+
+    >>> gs = KernelOrthogonalCentroid(width=2.0, algorithm="gram-schmidt").fit(X, y)
+    >>> bool(np.allclose(gs.transform(X), F))
+    True
     """
 
     _parameter_constraints = {
@@ -41,6 +127,26 @@ class KernelOrthogonalCentroid(
         self.algorithm = algorithm
 
     def fit(self, X, y):
+        """Compute the orthonormal basis of the class centroids in feature space.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points.
+        y : array-like of shape (n_samples,)
+            Class labels; at least two classes.
+
+        Returns
+        -------
+        KernelOrthogonalCentroid
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If y holds fewer than two classes, if two centroids coincide (or are linearly
+            dependent) in feature space, or if the kernel values overflow on X.
+        """
         self._validate_params()
         X, y = self._check_X_y(X, y)
         check_classification_targets(y)
@@ -64,7 +170,24 @@ class KernelOrthogonalCentroid(
         return self
 
     def transform(self, X):
-        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
+        """Map the rows of X to their coordinates in the centroids' orthonormal basis.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to map.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Q_r' Phi(x) for each row: coordinate j along the j-th orthonormalized centroid.
+
+        Raises
+        ------
+        ValueError
+            If a row's kernel values overflow (a polynomial kernel far from the data): such a
+            row has no finite image and is refused rather than given NaN.
+        """
         return self._feature_values(X)
 
     def __sklearn_tags__(self):

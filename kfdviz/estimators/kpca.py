@@ -38,21 +38,98 @@ _FLAT_FEATURE = 1e-12
 class KernelPCA(
     ClassNamePrefixFeaturesOutMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator
 ):
-    """Centred kernel PCA.
+    """Centred kernel PCA: the directions of largest variance in feature space.
 
     Parameters
     ----------
-    n_components : int
-        Number of leading features to extract.
-    kernel, width, degree, coef0
-        The kernel: "rbf" exp(-||x - z||^2 / width), "poly" (x.z + coef0)^degree, or "linear".
+    n_components : int, default=2
+        Number of leading features to extract. Fewer are kept when the centred Gram matrix has
+        fewer positive eigenvalues (``n_components_`` says how many, ``diagnostics_`` why).
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z.
+    width : float, default=1.0
+        Width c of the Gaussian kernel exp(-||x - z||^2 / c), the papers' convention
+        (scikit-learn's gamma = 1/c).
+    degree : int, default=3
+        Degree d of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel; 0 gives TPAMI's homogeneous kernel (x.z)^d.
 
     Attributes
     ----------
-    eigenvalues_ : ndarray (n_components,)
-        Eigenvalues of the centred Gram matrix (as scikit-learn's ``KernelPCA.eigenvalues_``).
+    eigenvalues_ : ndarray of shape (n_components_,)
+        The leading eigenvalues of the centred Gram matrix H K H, H = I - 11'/n, in descending
+        order (as scikit-learn's ``KernelPCA.eigenvalues_``; the feature variances times n).
     expansion_ : Expansion
-        The features as kernel expansions over the training points (centring folded in).
+        The features as kernel expansions over the training points, f_l(x) =
+        sum_i coef[i, l] k(x_i, x) + offset[l], with the centring folded into the coefficients
+        and offsets.
+    n_components_ : int
+        Number of features kept: ``n_components``, or fewer where the spectrum runs out.
+    diagnostics_ : dict
+        ``"spectrum"`` (the computed eigenvalues), ``"explained_fraction"`` (each eigenvalue
+        over trace K, the total uncentred second moment in feature space) and ``"warnings"``
+        (list of str).
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features, when X has string column names.
+
+    See Also
+    --------
+    OrientedKernelPCA : The same variance against the covariance of known transformations.
+    KernelPCANoveltyDetector : The distance to the principal subspace as a novelty score.
+    sklearn.decomposition.KernelPCA : The same eigenvalues and features, up to each feature's
+        sign, with gamma = 1/width.
+
+    Notes
+    -----
+    Kernel PCA is the Rayleigh coefficient (1) of [1]_ with S_I the covariance (2) in feature
+    space and S_N the identity. Expanding w = sum_i alpha_i Phi(x_i) (eq. 4) turns it into the
+    symmetric eigenproblem of the centred Gram matrix H K H [2]_. Feature l is the projection
+    f_l(x) = (v_l . (Phi(x) - m)) of the mapped point, less the training mean m, onto the l-th
+    unit eigenvector v_l of the feature-space covariance; with the centring written out it is
+    an ordinary kernel expansion plus an offset (``expansion_``). On the training points the
+    features have mean 0 and variance ``eigenvalues_ / n``. Each feature's sign is fixed
+    deterministically but is otherwise arbitrary, as for any eigenvector. Only the leading
+    eigenpairs are computed: by a Lanczos iteration for fewer than 10 components of more than
+    200 points, by LAPACK otherwise (the same eigenpairs to machine precision).
+
+    The fit keeps the squared distances (Gaussian kernel) or inner products of the training
+    points in ``kfdviz.core.kernels.PAIRWISE_CACHE``, a bounded (512 MiB, 32 entries), least
+    recently used, module-level cache shared by every fit, so that a refit on the same points
+    with another width skips them; ``PAIRWISE_CACHE.clear()`` empties it.
+
+    References
+    ----------
+    .. [1] S. Mika, G. Rätsch, J. Weston, B. Schölkopf, A. Smola, K.-R. Müller, "Constructing
+       Descriptive and Discriminative Nonlinear Features: Rayleigh Coefficients in Kernel
+       Feature Spaces", IEEE TPAMI 25(5), 2003: the Rayleigh coefficient (1), the covariance
+       (2), the expansion (4), and kernel PCA as one choice of S_I and S_N (sec. 1.2, 2.2).
+    .. [2] B. Schölkopf, A. J. Smola, K.-R. Müller, "Nonlinear Component Analysis as a Kernel
+       Eigenvalue Problem", Neural Computation 10, pp. 1299-1319, 1998.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import KernelPCA
+    >>> X = np.random.default_rng(0).standard_normal((100, 2)) * [2.0, 0.5]
+    >>> kpca = KernelPCA(n_components=2, width=2.0).fit(X)
+    >>> Z = kpca.transform(X)
+    >>> Z.shape
+    (100, 2)
+    >>> bool(np.allclose(Z.mean(axis=0), 0.0, atol=1e-10))  # centred on the training data
+    True
+
+    The same eigenvalues and features as scikit-learn's, whose gamma is 1 / width:
+
+    >>> from sklearn.decomposition import KernelPCA as ScikitKernelPCA
+    >>> ref = ScikitKernelPCA(n_components=2, kernel="rbf", gamma=1 / 2.0).fit(X)
+    >>> bool(np.allclose(kpca.eigenvalues_, ref.eigenvalues_))
+    True
+    >>> bool(np.allclose(np.abs(Z), np.abs(ref.transform(X)), atol=1e-8))
+    True
     """
 
     _parameter_constraints = {
@@ -68,6 +145,26 @@ class KernelPCA(
         self.coef0 = coef0
 
     def fit(self, X, y=None):
+        """Compute the leading eigenpairs of the centred Gram matrix of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points, at least two.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        KernelPCA
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If the centred Gram matrix has no positive eigenvalue (no variance in feature
+            space), or if the kernel values overflow on X.
+        """
         self._validate_params()
         X = self._check_X(X, reset=True)
         kern = self._make_kernel()
@@ -94,34 +191,148 @@ class KernelPCA(
         return self
 
     def transform(self, X):
-        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
+        """Evaluate the fitted features at the rows of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to project.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+            The feature values f_l(x), the projections onto the principal axes in feature space.
+
+        Raises
+        ------
+        ValueError
+            If a row's kernel values overflow (a polynomial kernel far from the data): such a
+            row has no finite feature value and is refused rather than given NaN.
+        """
         return self._feature_values(X)
 
 
 class OrientedKernelPCA(
     ClassNamePrefixFeaturesOutMixin, TransformerMixin, KernelEstimatorMixin, BaseEstimator
 ):
-    """Oriented kernel PCA: maximize covariance (eq. 2) against tangent covariance (eq. 3).
-
-    The features maximize a'(Kzx H Kxz / n)a / a'(T T' + mu K_zz)a, where T holds finite
-    differences of the kernel along one-parameter transformations L_t of the training points.
-    With no tangents this is kernel PCA.
+    """Oriented kernel PCA: variance in feature space against the variance of transformations.
 
     Parameters
     ----------
-    tangents : str or sequence of str or None
-        "rotation" (about ``center``), "translate-x", "translate-y", "scale"; several are summed
-        with ``tangent_weights``.
-    tangent_step : float
-        The finite-difference step t: radians for rotation; a fraction of the data's spread for
-        translations; 1 + t is the factor for scaling.
-    center : array-like of shape (2,) or None
-        Centre of rotations and scalings; None means the training data's mean.
-    mu : float
-        Weight of ||w||^2 = a'K_zz a in the denominator: keeps it positive definite on the span
-        and excludes the trivial constant feature.
-    expand_transformed : bool
-        Also expand over the transformed points L_t x (TPAMI footnote 3).
+    n_components : int, default=2
+        Number of leading features to extract (at most the number of expansion points).
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z.
+    width : float, default=1.0
+        Width c of the Gaussian kernel exp(-||x - z||^2 / c), the papers' convention
+        (scikit-learn's gamma = 1/c).
+    degree : int, default=3
+        Degree d of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel; 0 gives TPAMI's homogeneous kernel (x.z)^d.
+    tangents : str, sequence of str or None, default=("rotation",)
+        The one-parameter transformations L_t the features should be invariant to:
+        "rotation" (in the plane of the first two input features, about ``center``),
+        "translate-x", "translate-y" (along the first or second input feature), "scale" (about
+        ``center``). Several are combined with ``tangent_weights``. None or an empty sequence
+        leaves mu ||w||^2 alone in the denominator: kernel PCA's directions (for mu > 0).
+    tangent_step : float, default=0.05
+        The finite-difference step t of L_t: radians for a rotation; a fraction of the data's
+        spread (root mean squared distance from the mean) for a translation; 1 + t is the
+        factor of a scaling.
+    tangent_weights : array-like of shape (n_tangents,) or None, default=None
+        Non-negative weight of each tangent covariance in the sum; None weighs all equally (1).
+    center : array-like of shape (n_features,) or None, default=None
+        Centre of rotations and scalings; None uses the training data's mean.
+    mu : float, default=1e-3
+        Weight of the regularizer mu ||w||^2 = mu a'K a added to the tangent covariance in the
+        denominator. It keeps the denominator positive definite on the span of the expansion
+        points; small mu gives strongly invariant features, large mu tends to kernel PCA.
+    expand_transformed : bool, default=False
+        Also expand the features over the transformed points L_t x (TPAMI footnote 3), which
+        the tangent covariance involves: n (1 + n_tangents) expansion points instead of n.
+
+    Attributes
+    ----------
+    expansion_ : Expansion
+        The features as kernel expansions over the expansion points (the training points, and
+        with ``expand_transformed`` the transformed points), each centred on the training
+        points by its offset.
+    rayleigh_values_ : ndarray of shape (n_components_,)
+        The Rayleigh coefficient a'Ma / a'(TT' + mu K)a of each feature, descending.
+    n_components_ : int
+        Number of features extracted.
+    tangents_ : tuple of str
+        The transformations used, in order (empty for none).
+    center_ : ndarray of shape (n_features,)
+        Centre of rotations and scalings.
+    spread_ : float
+        The training data's spread, the length unit of translation steps.
+    diagnostics_ : dict
+        The solve: ``"rayleigh_values"``, ``"condition"`` (of the regularized denominator),
+        ``"effective_rank"``, ``"regularization"``, ``"method"`` and ``"warnings"`` (list of
+        str; e.g. features with no variance on the training data).
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features, when X has string column names.
+
+    See Also
+    --------
+    KernelPCA : The variance alone (no tangents).
+    KernelFisherDiscriminant : The same tangent covariance added to the within-class scatter.
+
+    Notes
+    -----
+    Oriented kernel PCA maximizes the Rayleigh coefficient (1) of [1]_ with S_I the covariance
+    (2) of the mapped data and S_N the tangent covariance (3), sum_x (Phi(x) - Phi(L_t x))
+    (Phi(x) - Phi(L_t x))'. With w = sum_j a_j Phi(z_j) over the expansion points z_j
+    (eq. 4), the features are the leading generalized eigenvectors of
+
+        a'(Kzx H Kxz / n) a  /  a'(T T' + mu Kzz) a,
+
+    where H = I - 11'/n centres over the training points and T holds the kernel's finite
+    differences along L_t, T_ji = (k(z_j, x_i) - k(z_j, L_t x_i)) / t, one block of columns
+    per tangent scaled by the square root of its weight, so that T T' is the weighted sum of
+    the tangent covariances (3) in expansion coefficients, over t^2. Dividing by t keeps mu
+    comparable across steps. A multiple 1e-10 of the denominator's mean diagonal is added
+    against round-off. Fig. 1 of [1]_ compares kernel PCA with oriented kernel PCA under
+    rotations and under translations along x; [2]_ introduced the method.
+
+    The fit keeps the squared distances (Gaussian kernel) or inner products of the expansion
+    and training points in ``kfdviz.core.kernels.PAIRWISE_CACHE``, a bounded (512 MiB, 32
+    entries), least recently used, module-level cache shared by every fit, so that a refit on
+    the same points with another width or ``mu`` skips them; ``PAIRWISE_CACHE.clear()``
+    empties it.
+
+    References
+    ----------
+    .. [1] S. Mika, G. Rätsch, J. Weston, B. Schölkopf, A. Smola, K.-R. Müller, "Constructing
+       Descriptive and Discriminative Nonlinear Features: Rayleigh Coefficients in Kernel
+       Feature Spaces", IEEE TPAMI 25(5), 2003: eqs. (1)-(4), footnote 3, sec. 5.1, Fig. 1.
+    .. [2] S. Mika, G. Rätsch, J. Weston, B. Schölkopf, A. Smola, K.-R. Müller, "Invariant
+       Feature Extraction and Classification in Kernel Spaces", Advances in Neural Information
+       Processing Systems 12, 2000.
+
+    Examples
+    --------
+    A feature invariant under rotations about the origin barely changes when the data are
+    rotated; the leading kernel PCA feature of the same points does change:
+
+    >>> import numpy as np
+    >>> from kfdviz import KernelPCA, OrientedKernelPCA
+    >>> X = np.random.default_rng(0).uniform(-1, 1, (60, 2))
+    >>> t = 0.05
+    >>> rotated = X @ np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    >>> okpca = OrientedKernelPCA(n_components=1, tangents="rotation", center=[0, 0]).fit(X)
+    >>> f, f_rotated = okpca.transform(X)[:, 0], okpca.transform(rotated)[:, 0]
+    >>> bool(np.max(np.abs(f_rotated - f)) < 1e-3 * np.ptp(f))
+    True
+    >>> kpca = KernelPCA(n_components=1).fit(X)
+    >>> g, g_rotated = kpca.transform(X)[:, 0], kpca.transform(rotated)[:, 0]
+    >>> bool(np.max(np.abs(g_rotated - g)) > 1e-2 * np.ptp(g))
+    True
     """
 
     _parameter_constraints = {
@@ -163,6 +374,28 @@ class OrientedKernelPCA(
         self.expand_transformed = expand_transformed
 
     def fit(self, X, y=None):
+        """Solve the generalized eigenproblem of the covariance against the tangent covariance.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points, at least two; a rotation or "translate-y" needs at least two
+            input features.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        OrientedKernelPCA
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a tangent name is unknown or needs more input features, if ``center`` or
+            ``tangent_weights`` do not match the data and tangents, if the data show no
+            variance in feature space, or if the kernel values overflow on X.
+        """
         self._validate_params()
         X = self._check_X(X, reset=True)
         names = tangents.check_tangents(self.tangents, X.shape[1])
@@ -250,11 +483,45 @@ class OrientedKernelPCA(
         return self
 
     def transform(self, X):
-        """Feature values at the rows of X; a row whose kernel values overflow raises ValueError."""
+        """Evaluate the fitted features at the rows of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to project.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+            The feature values f_l(x) = (w_l . Phi(x)) + offset_l, each centred on the training
+            points.
+
+        Raises
+        ------
+        ValueError
+            If a row's kernel values overflow (a polynomial kernel far from the data): such a
+            row has no finite feature value and is refused rather than given NaN.
+        """
         return self._feature_values(X)
 
     def tangent_directions(self, X) -> np.ndarray:
-        """d(L_t x)/dt at each row of X for the first tangent (arrows for the picture)."""
+        """Return the derivative d(L_t x)/dt at t = 0 of the first tangent at each row of X.
+
+        The window draws these as arrows. A rotation gives (-(x_2 - c_2), x_1 - c_1) in the
+        first two features, a translation ``spread_`` along its feature, a scaling x - c (c is
+        ``center_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points at which to evaluate the direction.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            The tangent direction at each row, in the units of the steps (per radian, per
+            fraction of the spread, per unit of scaling); zeros when there are no tangents.
+        """
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)
         if not self.tangents_:

@@ -17,24 +17,96 @@ from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Prob
 
 
 class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator):
-    """Reconstruction error in feature space as a novelty measure.
-
-    p(z) = ||Phi(z) - mean||^2 - sum_{l <= q} f_l(z)^2, with f_l the centred KPCA features of unit
-    feature-space norm. Hoffmann writes the Gaussian as exp(-||x - z||^2 / (2 sigma^2)), so his
-    sigma corresponds to width = 2 sigma^2.
+    """Novelty detection by the reconstruction error of kernel PCA (Hoffmann 2007).
 
     Parameters
     ----------
-    n_components : int
-        q, the number of principal components spanning the subspace.
-    contamination : float in (0, 0.5]
-        Fraction of training points that ``predict`` calls outliers: the offset is the
-        corresponding quantile of the training scores.
+    n_components : int, default=40
+        Hoffmann's q: the number of principal components spanning the subspace. Fewer are used
+        when the centred Gram matrix has fewer positive eigenvalues.
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+        The kernel: Gaussian exp(-||x - z||^2 / width), polynomial (x.z + coef0)^degree, or
+        linear x.z.
+    width : float, default=1.0
+        Width c of the Gaussian kernel exp(-||x - z||^2 / c). Hoffmann writes
+        exp(-||x - z||^2 / (2 sigma^2)): his sigma is width = 2 sigma^2 (scikit-learn's
+        gamma = 1/width).
+    degree : int, default=3
+        Degree d of the polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    contamination : float in (0, 0.5], default=0.1
+        Fraction of training points that ``predict`` calls novel: ``offset_`` lies halfway
+        between the training scores that leave floor(contamination n) of them below it (below
+        all of them when that is 0).
 
     Attributes
     ----------
+    expansion_ : Expansion
+        The q centred kernel PCA features f_l(z) (projections onto unit principal axes in
+        feature space) as kernel expansions over the training points.
+    mean_expansion_ : Expansion
+        -(2/n) sum_i k(z, x_i) + (1/n^2) sum_ij k(x_i, x_j): the squared feature-space distance
+        to the training mean, less k(z, z).
+    eigenvalues_ : ndarray of shape (n_components_,)
+        The leading eigenvalues of the centred Gram matrix, descending.
+    n_components_ : int
+        The q actually used.
     offset_ : float
         ``decision_function = score_samples - offset_``.
+    diagnostics_ : dict
+        ``"spectrum"`` (the computed eigenvalues) and ``"warnings"`` (list of str).
+    n_features_in_ : int
+        Number of input features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the input features, when X has string column names.
+
+    See Also
+    --------
+    KernelPCA : The features whose subspace is used here.
+    ParzenNoveltyDetector : The Parzen density, which ranks points as the reconstruction
+        error with q = 0 does for the Gaussian kernel.
+    OneClassSupportVector : The one-class SVM Hoffmann compares with.
+
+    Notes
+    -----
+    Hoffmann's measure of novelty [1]_ is the squared distance of Phi(z) to the principal
+    subspace of the mapped training data, the reconstruction error
+
+        p(z) = p_S(z) - sum_{l <= q} f_l(z)^2,
+        p_S(z) = ||Phi(z) - mean||^2
+               = k(z, z) - (2/n) sum_i k(z, x_i) + (1/n^2) sum_ij k(x_i, x_j),
+
+    with f_l the centred kernel PCA features [2]_ of unit feature-space norm. ``score_samples``
+    is -p(z), so that higher is more normal, as scikit-learn's outlier detectors have it.
+    Values below 1e-9 of the largest k(z, z) are round-off of the cancellation between p_S and
+    the sum, and are set to 0. A point whose kernel values overflow (a polynomial kernel far
+    from the data) gets p = inf: it is novel.
+
+    The fit keeps the squared distances (Gaussian kernel) or inner products of the training
+    points in ``kfdviz.core.kernels.PAIRWISE_CACHE``, a bounded (512 MiB, 32 entries), least
+    recently used, module-level cache shared by every fit, so that a refit on the same points
+    with another width skips them; ``PAIRWISE_CACHE.clear()`` empties it.
+
+    References
+    ----------
+    .. [1] H. Hoffmann, "Kernel PCA for novelty detection", Pattern Recognition 40(3),
+       pp. 863-874, 2007: the reconstruction error p(z), the distance to the mean p_S(z),
+       Figs. 3 and 4 (ring-line-square, spiral) and Fig. 6 (sine-noise, against the one-class
+       SVM).
+    .. [2] B. Schölkopf, A. J. Smola, K.-R. Müller, "Nonlinear Component Analysis as a Kernel
+       Eigenvalue Problem", Neural Computation 10, pp. 1299-1319, 1998.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kfdviz import KernelPCANoveltyDetector
+    >>> X = np.random.default_rng(0).standard_normal((200, 2))
+    >>> det = KernelPCANoveltyDetector(n_components=40, contamination=0.05).fit(X)
+    >>> det.predict([[0.0, 0.0], [6.0, 6.0]]).tolist()
+    [1, -1]
+    >>> float(np.mean(det.predict(X) == -1))  # the contamination, on the training points
+    0.05
     """
 
     _parameter_constraints = {
@@ -54,6 +126,26 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         self.contamination = contamination
 
     def fit(self, X, y=None):
+        """Compute the principal subspace of the mapped training points and the offset.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training points, all taken as normal.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        KernelPCANoveltyDetector
+            The fitted detector.
+
+        Raises
+        ------
+        ValueError
+            If the centred Gram matrix has no positive eigenvalue (the training points
+            coincide in feature space), or if the kernel values overflow on X.
+        """
         self._validate_params()
         X = self._check_X(X, reset=True)
         kern = self._make_kernel()
@@ -82,12 +174,22 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         return self
 
     def reconstruction_error(self, X) -> np.ndarray:
-        """p(z): the squared feature-space distance of each row to the principal subspace.
+        """Return Hoffmann's p(z), the squared feature-space distance to the principal subspace.
 
         A row whose kernel values overflow (a polynomial kernel far from the data) gets
         p = inf: k(z, z) >= k(z, x)^2 / k(x, x) for every training point x, so its feature-space
         norm is beyond any representable number and it is novel. ``score_samples`` is then
         -inf and ``predict`` -1; no row is given a NaN score.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The reconstruction error p(z) >= 0 of each row; larger is more novel.
         """
         check_is_fitted(self, "expansion_")
         return self._reconstruction_error(self._check_X(X, reset=False))
@@ -110,15 +212,49 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         return p
 
     def score_samples(self, X):
-        """Higher is more normal: the negated reconstruction error."""
+        """Return the negated reconstruction error: higher is more normal.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            -p(z) for each row (-inf where the kernel values overflow).
+        """
         return -self.reconstruction_error(X)
 
     def decision_function(self, X):
-        """score_samples - offset_: negative for outliers (-inf where the kernel overflows)."""
+        """Return the score less the offset: negative for novel rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``score_samples(X) - offset_`` (-inf where the kernel values overflow).
+        """
         return self.score_samples(X) - self.offset_
 
     def predict(self, X):
-        """+1 for normal rows, -1 for novel ones (every row whose kernel values overflow)."""
+        """Classify each row as normal (+1) or novel (-1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            1 where ``decision_function`` is at least 0, else -1 (also for every row whose
+            kernel values overflow).
+        """
         return np.where(self.decision_function(X) >= 0, 1, -1)
 
 

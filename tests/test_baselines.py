@@ -9,13 +9,11 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.svm import SVC, SVR, OneClassSVM
 
 from kfdviz.core.kernels import Kernel
-from kfdviz.estimators.baselines import (
-    LinearDiscriminant,
-    LinearPCA,
+from kfdviz.estimators.linear import LinearDiscriminant, LinearPCA, TruncatedSVDEmbedding
+from kfdviz.estimators.svm import (
     OneClassSupportVector,
     SupportVectorClassifier,
     SupportVectorRegressor,
-    TruncatedSVDEmbedding,
 )
 
 KERNELS = [

@@ -84,7 +84,7 @@ def test_shared_grid_search_chooses_as_gridsearchcv():
 
 
 def test_svm_gram_scorer_agrees_with_libsvm_on_the_rbf_kernel():
-    from kfdviz.estimators.baselines import SupportVectorClassifier
+    from kfdviz.estimators.svm import SupportVectorClassifier
 
     X, y = ringnorm(80, seed=2)
     grid = {"width": [2.0, 10.0], "C": [0.1, 1.0, 10.0]}

@@ -1,19 +1,13 @@
 """scikit-learn estimators for the papers' algorithms."""
 
-from .baselines import (
-    LinearDiscriminant,
-    LinearPCA,
-    OneClassSupportVector,
-    SupportVectorClassifier,
-    SupportVectorRegressor,
-    TruncatedSVDEmbedding,
-)
 from .kfd import KernelFisherDiscriminant
 from .koc import KernelOrthogonalCentroid
 from .kpca import KernelPCA, OrientedKernelPCA
+from .linear import LinearDiscriminant, LinearPCA, TruncatedSVDEmbedding
 from .novelty import KernelPCANoveltyDetector
 from .parzen import ParzenNoveltyDetector
 from .regression import KernelFisherRegressor
+from .svm import OneClassSupportVector, SupportVectorClassifier, SupportVectorRegressor
 
 __all__ = [
     "KernelFisherDiscriminant",

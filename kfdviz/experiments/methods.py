@@ -27,7 +27,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
 
 from ..core.kernels import Kernel
-from ..estimators.baselines import SupportVectorClassifier
+from ..estimators.svm import SupportVectorClassifier
 from ..estimators.kfd import KernelFisherDiscriminant
 from ..estimators.koc import KernelOrthogonalCentroid
 from .crossval import FoldScorer, fit_each_scorer

@@ -26,7 +26,7 @@ from .geometry import data_box, output_histograms
 from .outputs import FittedOutputs
 from .picture import grid_picture, length_scale
 from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
-from .result import FitResult, GridPicture, RegressionCurve, Tangents
+from .result import FitResult, RegressionCurve, Tangents
 from .threads import SPECTRUM_POINTS, blas_limit, blas_threads
 
 Progress = Callable[[float, str], None]

@@ -15,6 +15,8 @@
 - With no display at all (no ``DISPLAY``/``WAYLAND_DISPLAY``) and no ``QT_QPA_PLATFORM``, Qt is
   pointed at its offscreen platform, so that a plain ``pytest`` on a headless machine runs the
   GUI tests instead of aborting in Qt's xcb plugin.
+- ``disk_full``: a :class:`disk_faults.DiskFault`; ``disk_full.arm(room)`` makes every atomic
+  write from then on fail as a full disk after ``room`` bytes.
 - Hypothesis: no per-example deadline (timings on a busy 2-core machine are noise); under
   ``CI`` the runs are derandomized so that CI is repeatable.
 """
@@ -258,6 +260,19 @@ def ida_dir() -> Path:
     if not path.is_dir():
         pytest.fail(f"KFDVIZ_DATA_DIR={path} is not a folder", pytrace=False)
     return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Injected faults
+
+
+@pytest.fixture
+def disk_full(monkeypatch):
+    """A full disk under the atomic writer, armed by ``disk_full.arm(room)``."""
+    # Imported when asked: it imports kfdviz, which this file otherwise never loads.
+    from disk_faults import DiskFault
+
+    return DiskFault(monkeypatch)
 
 
 # ---------------------------------------------------------------------------------------------

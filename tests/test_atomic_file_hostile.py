@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import io
 import os
 import signal
 import stat
@@ -21,55 +20,6 @@ def _temporaries(folder) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(atomic_file.TEMP_SUFFIX))
 
 
-class _DiskFillsUp(io.RawIOBase):
-    """A file that takes ``room`` bytes, then fails as a full disk does."""
-
-    def __init__(self, real, room: int):
-        self.real = real
-        self.room = room
-
-    def writable(self):
-        return True
-
-    def write(self, data):
-        data = bytes(data)
-        if len(data) > self.room:
-            self.real.write(data[: self.room])
-            self.real.flush()
-            self.room = 0
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        self.room -= len(data)
-        return self.real.write(data)
-
-    def fileno(self):
-        return self.real.fileno()
-
-    def flush(self):
-        if not self.real.closed:
-            self.real.flush()
-
-    def close(self):
-        if not self.closed:
-            self.real.close()
-            super().close()
-
-
-@pytest.fixture
-def disk_full(monkeypatch):
-    """Every atomic write gets ``room`` bytes before ENOSPC (set ``.room`` on the returned object)."""
-    real_fdopen = os.fdopen
-
-    class Fault:
-        room = 100
-
-    def fdopen(fd, mode="r", *args, **kwargs):
-        f = real_fdopen(fd, mode, *args, **kwargs)
-        return _DiskFillsUp(f, Fault.room) if "w" in mode else f
-
-    monkeypatch.setattr(atomic_file.os, "fdopen", fdopen)
-    return Fault
-
-
 def test_write_replaces_the_content(tmp_path):
     target = tmp_path / "a.txt"
     target.write_text("old")
@@ -82,7 +32,7 @@ def test_a_full_disk_mid_write_leaves_the_old_file_whole(tmp_path, disk_full):
     target = tmp_path / "a.bin"
     old = os.urandom(20_000)
     target.write_bytes(old)
-    disk_full.room = 823
+    disk_full.arm(823)
     with pytest.raises(OSError) as caught:
         atomic_file.write_bytes(target, os.urandom(30_000))
     assert caught.value.errno == errno.ENOSPC

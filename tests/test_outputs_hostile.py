@@ -7,7 +7,6 @@ files beside an export are left alone, and the command line refuses bad options 
 from __future__ import annotations
 
 import errno
-import io
 import json
 import os
 from dataclasses import replace
@@ -28,59 +27,6 @@ from kfdviz.session import (
 )
 
 
-class _DiskFull(io.RawIOBase):
-    def __init__(self, real, room):
-        self.real, self.room = real, room
-
-    def writable(self):
-        return True
-
-    def seekable(self):
-        return self.real.seekable()
-
-    def seek(self, *args):
-        return self.real.seek(*args)
-
-    def tell(self):
-        return self.real.tell()
-
-    def write(self, data):
-        data = bytes(data)
-        if len(data) > self.room:
-            self.real.write(data[: self.room])
-            self.room = 0
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        self.room -= len(data)
-        return self.real.write(data)
-
-    def fileno(self):
-        return self.real.fileno()
-
-    def flush(self):
-        if not self.real.closed:
-            self.real.flush()
-
-    def close(self):
-        if not self.closed:
-            self.real.close()
-            super().close()
-
-
-@pytest.fixture
-def disk_full(monkeypatch):
-    """From now on every atomic write fails with ENOSPC after 300 bytes."""
-    real_fdopen = os.fdopen
-
-    def fdopen(fd, mode="r", *args, **kwargs):
-        f = real_fdopen(fd, mode, *args, **kwargs)
-        return _DiskFull(f, 300) if "w" in mode else f
-
-    def arm():
-        monkeypatch.setattr(atomic_file.os, "fdopen", fdopen)
-
-    return arm
-
-
 @pytest.fixture(scope="module")
 def computed():
     return compute(state_from_preset("default"))
@@ -96,7 +42,7 @@ def test_export_csv_survives_a_full_disk(computed, tmp_path, disk_full):
     csv_path, json_path = export_data(computed, target)
     before = (csv_path.read_bytes(), json_path.read_bytes())
     assert len(before[0]) > 10_000
-    disk_full()
+    disk_full.arm(300)
     with pytest.raises(OSError) as caught:
         export_data(computed, target)
     assert caught.value.errno == errno.ENOSPC
@@ -108,7 +54,7 @@ def test_export_npz_survives_a_full_disk(computed, tmp_path, disk_full):
     target = tmp_path / "points.npz"
     export_data(computed, target)
     before = target.read_bytes()
-    disk_full()
+    disk_full.arm(300)
     with pytest.raises(OSError):
         export_data(computed, target)
     assert target.read_bytes() == before
@@ -123,7 +69,7 @@ def test_session_deck_and_points_survive_a_full_disk(tmp_path, disk_full):
     points = tmp_path / "p.csv"
     datasets.save(points, state.X, state.y)
     before = [p.read_bytes() for p in (session, deck_path, points)]
-    disk_full()
+    disk_full.arm(300)
     with pytest.raises(SessionError, match="could not be written"):
         save_session(session, replace(state, title="changed"))
     with pytest.raises(OSError):

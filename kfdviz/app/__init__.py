@@ -6,6 +6,13 @@ import sys
 import time
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
+from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtWidgets import QApplication
+
+from .. import presets, resources
+from .autosave import default_dir
+
 # How long --screenshot waits for the fits before giving up.
 SCREENSHOT_TIMEOUT = 120.0
 
@@ -16,21 +23,11 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
     With ``screenshot``, wait until every picture shows its fit, save the whole window as a PNG
     there and exit (0 when saved). Returns the process's exit code.
     """
-    # Imported here: `kfdviz.app` is imported by the command line to launch, and any module of the
-    # app (kfdviz.app.params, say) imports this package first; the window's import tree and Qt's
-    # application load only when a window is launched.
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from .. import presets
-
     try:
         presets.get(preset)
     except ValueError as exc:
         print(f"kfdviz: error: {exc}", file=sys.stderr)
         return 2
-
-    from PySide6.QtCore import QCoreApplication, Qt
 
     if QApplication.instance() is None:
         # pyqtgraph keeps compiled shaders per class, not per OpenGL context: the 3-D views'
@@ -44,14 +41,14 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
     app.setDesktopFileName("kfdviz")
     app.setWindowIcon(application_icon())
 
+    # Imported here: any module of the app (kfdviz.app.params, say) imports this package first,
+    # and the window's import tree (every view, pyqtgraph) loads only when a window is launched.
     from .main_window import MainWindow
 
     # A screenshot is made from a clean state, so that the same command gives the same picture.
     settings = None if screenshot else QSettings("kfdviz", "kfdviz")
     autosave_dir = None
     if not screenshot:
-        from .autosave import default_dir
-
         autosave_dir = default_dir()
     window = MainWindow(
         preset, settings=settings, restore=screenshot is None, autosave_dir=autosave_dir
@@ -67,10 +64,6 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
 
 def application_icon():
     """The application icon (a QIcon) at every size the package carries."""
-    from PySide6.QtGui import QIcon, QPixmap
-
-    from .. import resources
-
     icon = QIcon()
     for size in resources.ICON_SIZES:
         pixmap = QPixmap()
@@ -98,8 +91,6 @@ def grab_window(window):
 def _dispose(window) -> None:
     """Delete the window while Qt is still up: left to the interpreter's exit, the order in
     which Python frees the window and the application is arbitrary, and Qt may crash."""
-    from PySide6.QtCore import QCoreApplication, QEvent
-
     if window.isVisible():
         window.close()
     window.deleteLater()

@@ -23,7 +23,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar
 
-from .. import presets
+from .. import __version__, presets
 
 MAX_CLASSES = 8  # the class actions 1 … 8 (DataModel.max_classes)
 
@@ -387,8 +387,6 @@ def show_shortcuts(window) -> None:
 
 
 def show_about(window) -> None:
-    from .. import __version__
-
     QMessageBox.about(
         window,
         "About kfdviz",

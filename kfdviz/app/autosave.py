@@ -21,6 +21,7 @@ GUI thread only.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import secrets
@@ -61,8 +62,6 @@ def pid_alive(pid: int) -> bool:
     if pid <= 0:
         return False
     if sys.platform == "win32":
-        import ctypes
-
         kernel32 = ctypes.windll.kernel32
         handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
         if not handle:

@@ -19,6 +19,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -32,8 +33,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..figure.export import DEFAULT_DPI, MAX_DPI, MAX_PIXELS, default_size, format_of
+from .. import render
+from ..export_data import export_data
+from ..figure.export import (
+    DEFAULT_DPI,
+    MAX_DPI,
+    MAX_PIXELS,
+    default_size,
+    format_of,
+    render_image,
+    save_figure,
+)
 from ..figure.plan import FigurePlan, PanelPlan
+from ..session import VIEW_DEFAULTS
 from .file_dialogs import EXPORT_FOLDER, ask_save_path, last_folder, remember_folder
 
 SLIDE = (1600, 900)
@@ -240,8 +252,6 @@ def scatter3d_plan(view, theme_name: str) -> FigurePlan:
         test_mask=np.asarray(view._test, dtype=bool),
         axis_labels=tuple(view._axis_labels),
     )
-    from ..session import VIEW_DEFAULTS
-
     return FigurePlan(
         title="",
         panels=[panel],
@@ -271,8 +281,6 @@ def save_3d(view, path, size=None, dpi=None, theme_name: str = "light") -> Path:
     the figure renderer's projection of the same points from the view's camera angles (vector
     paths and text in SVG and PDF).
     """
-    from ..figure.export import save_figure
-
     fmt = format_of(path)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     if fmt == "png" and size is None:
@@ -312,13 +320,11 @@ class Exporter(QObject):
     # -- what is on screen, as computed results ------------------------------------------------
     def computed(self, what: str = "picture"):
         """The window's current picture as :class:`kfdviz.render.Computed` (no refit)."""
-        from ..render import Computed
-
         state = self.session.session_state()
         if what == "sweep":
             if self.sweep.result is None:
                 raise ValueError("no sweep has been computed")
-            return Computed(state, [], self.sweep.result)
+            return render.Computed(state, [], self.sweep.result)
         results = []
         for name in self.pictures.layout_slot_names():
             slot = self.pictures.slot(name)
@@ -326,12 +332,10 @@ class Exporter(QObject):
                 results.append(slot.result)
             else:
                 results.append(slot.error or "not fitted yet")
-        return Computed(state, results)
+        return render.Computed(state, results)
 
     def figure_plan(self, what: str = "picture") -> FigurePlan:
-        from ..render import figure_plan
-
-        return figure_plan(self.computed(what))
+        return render.figure_plan(self.computed(what))
 
     def _export_ready(self) -> bool:
         if self.data.n == 0:
@@ -360,8 +364,6 @@ class Exporter(QObject):
 
     def export_figure_to(self, path, *, size=None, dpi=None, what: str = "picture") -> bool:
         """Write the current picture to ``path`` (.png, .svg, .pdf) through the figure renderer."""
-        from ..figure.export import save_figure
-
         try:
             save_figure(self.figure_plan(what), path, size, dpi)
         except (OSError, ValueError) as exc:
@@ -372,15 +374,11 @@ class Exporter(QObject):
         return True
 
     def figure_image(self, size=None, dpi=None, what: str = "picture") -> QImage:
-        from ..figure.export import render_image
-
         image, _ = render_image(self.figure_plan(what), size, dpi)
         return image
 
     def copy_figure(self) -> bool:
         """Edit → Copy figure: the current picture as an image on the clipboard."""
-        from PySide6.QtWidgets import QApplication
-
         if not self._export_ready():
             return False
         try:
@@ -412,8 +410,6 @@ class Exporter(QObject):
             self.export_data_to(path)
 
     def export_data_to(self, path, what: str = "picture") -> bool:
-        from ..export_data import export_data
-
         try:
             written = export_data(self.computed(what), path)
         except (OSError, ValueError) as exc:
@@ -484,9 +480,7 @@ class Exporter(QObject):
 
     # -- names and folders ---------------------------------------------------------------------
     def _export_name(self) -> str:
-        from ..render import safe_name
-
-        return safe_name(self.session.preset_name or "kfdviz-figure")
+        return render.safe_name(self.session.preset_name or "kfdviz-figure")
 
     def _export_folder(self) -> str:
         return last_folder(self.settings, EXPORT_FOLDER)

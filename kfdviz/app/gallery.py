@@ -26,7 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import presets
+from .. import __version__, presets
+from ..figure.export import render_image
+from ..pipeline import CancelToken, FitCancelled
+from ..render import compute, figure_plan
+from ..session import state_from_preset, with_settings
 
 ENV_DIR = "KFDVIZ_CACHE_DIR"
 RENDER_SIZE = (640, 360)  # pixels of the cached picture
@@ -62,8 +66,6 @@ def cache_dir() -> Path:
 
 def thumbnail_path(folder: Path, name: str) -> Path:
     """The cache file of preset ``name``: its name changes when the preset or kfdviz does."""
-    from .. import __version__
-
     key = repr((presets.get(name), __version__, RENDER_SIZE, RENDER_DPI, THUMB_RESOLUTION))
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     return Path(folder) / f"{name}-{digest}.png"
@@ -71,10 +73,6 @@ def thumbnail_path(folder: Path, name: str) -> Path:
 
 def render_thumbnail(name: str, path: Path, cancel=None) -> Path:
     """Fit preset ``name`` (coarse grid) and paint it to ``path`` (written atomically)."""
-    from ..figure.export import render_image
-    from ..render import compute, figure_plan
-    from ..session import state_from_preset, with_settings
-
     state = with_settings(state_from_preset(name), resolution=THUMB_RESOLUTION)
     computed = compute(state, cancel=cancel)
     image, _ = render_image(figure_plan(computed), RENDER_SIZE, RENDER_DPI)
@@ -95,8 +93,6 @@ class ThumbnailLoader(QObject):
 
     def __init__(self, names, folder: Path, parent: QObject | None = None):
         super().__init__(parent)
-        from ..pipeline import CancelToken
-
         self.names = list(names)
         self.folder = Path(folder)
         self._cancel = CancelToken()
@@ -116,8 +112,6 @@ class ThumbnailLoader(QObject):
         return self._thread
 
     def _run(self) -> None:
-        from ..pipeline import FitCancelled
-
         # The cached thumbnails first, at once; then the missing ones are drawn in order.
         cached = [n for n in self.names if thumbnail_path(self.folder, n).is_file()]
         missing = [n for n in self.names if n not in cached]

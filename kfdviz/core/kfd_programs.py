@@ -28,6 +28,7 @@ and |xi| - delta/2 beyond. Regularizers: "l2" ||alpha||^2 (eq. 11), "rkhs" ||w||
   strongly correlated columns of a wide Gaussian kernel coordinate descent needs very many sweeps
   to reach the accuracy of the interior point).
 
+This module holds the formulations; the solvers' call sites are in core/program_solvers.py.
 Inside a cancel scope (core/stoppable.py) HiGHS and Clarabel poll the scope's cancel check at
 every iteration, and a solve the caller predicts long runs whole in a child process that a
 cancel terminates.
@@ -44,7 +45,15 @@ import scipy.sparse as sp
 
 from . import stoppable
 from .eigen import extreme_eigenvalues, symmetric_eigh
-from .highs import quiet_highs
+from .program_solvers import (
+    Program,
+    ProgramError,
+    at_bound_codes,
+    set_basis,
+    solve_lp,
+    solve_qp,
+    solve_ranged_lp,
+)
 
 LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")
 REGULARIZERS = ("l2", "rkhs", "l1")
@@ -52,10 +61,6 @@ SOLVERS = ("auto", "closed-form", "clarabel", "lasso")
 
 # Losses that are piecewise linear in xi, so that with an l1 (or no) regularizer the program is an LP.
 _LINEAR_LOSSES = ("absolute", "epsilon-insensitive")
-
-
-class ProgramError(ValueError):
-    """The program could not be solved as posed (infeasible, unbounded, solver failure)."""
 
 
 @dataclass(frozen=True)
@@ -451,14 +456,17 @@ class _Block:
 
 @dataclass
 class _Program:
-    A: sp.csc_array  # equality rows A x = rhs
-    rhs: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
-    cost: np.ndarray
-    hess: np.ndarray  # diagonal of Q
+    """A program in the solvers' form, and where alpha and b are among its variables."""
+
+    form: Program
     alpha_slices: tuple[slice, ...]  # alpha = x[s0] (- x[s1] when split)
     b_index: int
+
+    def unpack(self, x: np.ndarray) -> tuple[np.ndarray, float]:
+        alpha = x[self.alpha_slices[0]].copy()
+        if len(self.alpha_slices) == 2:
+            alpha -= x[self.alpha_slices[1]]
+        return alpha, float(x[self.b_index])
 
 
 def _design(Kxz, y, C, loss):
@@ -571,37 +579,19 @@ def _build_program(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta) 
     alpha_slices = (slice(offsets[0], offsets[1]),)
     if split:
         alpha_slices += (slice(offsets[1], offsets[2]),)
-    return _Program(
+    form = Program(
         A=sp.vstack(rows, format="csc"),
         rhs=np.concatenate(rhs),
         lower=expand("lower"),
         upper=expand("upper"),
         cost=expand("cost"),
         hess=expand("hess"),
+    )
+    return _Program(
+        form=form,
         alpha_slices=alpha_slices,
         b_index=int(offsets[n_alpha]),
     )
-
-
-def _unpack(x: np.ndarray, prog: _Program) -> tuple[np.ndarray, float]:
-    alpha = x[prog.alpha_slices[0]].copy()
-    if len(prog.alpha_slices) == 2:
-        alpha -= x[prog.alpha_slices[1]]
-    return alpha, float(x[prog.b_index])
-
-
-_ADVICE = {
-    "iterations": "the iteration limit was reached: increase max_iter (or mu)",
-    "infeasible": (
-        "the program is infeasible: drop the zero-mean constraints or change the kernel/centers"
-    ),
-    "unbounded": "the program is unbounded: increase mu",
-    "numerical": "the solver hit numerical difficulties: increase mu or rescale the targets",
-}
-
-
-def _fail(kind: str, reason: str, detail: str) -> ProgramError:
-    return ProgramError(f"The {kind} solver found no optimum ({detail}); {_ADVICE[reason]}.")
 
 
 def _solve_lp(Kxz, y, C, mu, loss, epsilon, max_iter):
@@ -640,8 +630,6 @@ def _solve_lp_dual(Kxz, y, C, mu, max_iter):
 def _dual_simplex(Kxz, y, C, mu, max_iter, rng, *, with_basis=False):
     """Solve the LP dual; return alpha, b and, ``with_basis``, the optimal basis (column and
     row status codes; else None)."""
-    import highspy
-
     n, m = Kxz.shape
     E = None if C is None else C @ Kxz  # (G, m): the groups' summed kernel rows
     G = 0 if E is None else E.shape[0]
@@ -654,53 +642,26 @@ def _dual_simplex(Kxz, y, C, mu, max_iter, rng, *, with_basis=False):
     cost = -np.concatenate([y, [] if C is None else C @ y])  # HiGHS minimizes
     lower = np.concatenate([np.full(n, -1.0), np.full(G, -np.inf)])
     upper = np.concatenate([np.full(n, 1.0), np.full(G, np.inf)])
-    highs = quiet_highs()
-    highs.setOptionValue("solver", "simplex")
-    highs.setOptionValue("simplex_iteration_limit", int(max_iter))
-    # Devex pricing: on these wide, dense programs it took half the time of HiGHS's default.
-    highs.setOptionValue("simplex_dual_edge_weight_strategy", 1)
-    status = highs.passModel(
-        n + G,
-        m + 1,
-        cols.size,
-        1,  # column-wise matrix
-        1,  # minimize
-        0.0,
+    start = None
+    if n > max(PILOT_MIN_ROWS, 4 * m):
+
+        def start(highs):
+            _start_from_pilot(highs, Kxz, y, C, mu, max_iter, rng)
+
+    # The dual unbounded is the primal infeasible (zero-mean rows that cannot hold), and so on.
+    row_dual, codes = solve_ranged_lp(
+        cols,
         cost,
         lower,
         upper,
         np.concatenate([np.full(m, -mu), [0.0]]),
         np.concatenate([np.full(m, mu), [0.0]]),
-        np.arange(0, cols.size + 1, m + 1, dtype=np.int32),
-        np.tile(np.arange(m + 1, dtype=np.int32), n + G),
-        cols.ravel(),
-        np.zeros(n + G, dtype=np.int32),
+        max_iter,
+        start=start,
+        with_basis=with_basis,
     )
-    if status == highspy.HighsStatus.kError:
-        raise _fail("LP", "numerical", "HiGHS refused the program")
-    if n > max(PILOT_MIN_ROWS, 4 * m):
-        _start_from_pilot(highs, Kxz, y, C, mu, max_iter, rng)
-    _run_highs(highs)
-    model_status = highs.getModelStatus()
-    if model_status != highspy.HighsModelStatus.kOptimal:
-        # The dual unbounded is the primal infeasible (zero-mean rows that cannot hold), and so on.
-        reason = {
-            highspy.HighsModelStatus.kIterationLimit: "iterations",
-            highspy.HighsModelStatus.kUnbounded: "infeasible",
-            highspy.HighsModelStatus.kInfeasible: "unbounded",
-            highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible",
-        }.get(model_status, "numerical")
-        raise _fail("LP", reason, highs.modelStatusToString(model_status))
-    row_dual = np.asarray(highs.getSolution().row_dual, dtype=float)
     alpha = -row_dual[:m]
     alpha[alpha == 0.0] = 0.0  # no negative zeros
-    codes = None
-    if with_basis:
-        basis = highs.getBasis()
-        codes = (
-            np.array([int(v) for v in basis.col_status], dtype=np.int8),
-            np.array([int(v) for v in basis.row_status], dtype=np.int8),
-        )
     return alpha, -float(row_dual[m]), codes
 
 
@@ -713,8 +674,6 @@ def _start_from_pilot(highs, Kxz, y, C, mu, max_iter, rng):
     the sign its bound needs: the start is dual feasible, and the dual simplex only has to
     repair the rows' bounds.
     """
-    import highspy
-
     n = Kxz.shape[0]
     part = np.sort(rng.choice(n, int(n * PILOT_FRACTION), replace=False))
     C_part = None if C is None else C[:, part]
@@ -727,100 +686,18 @@ def _start_from_pilot(highs, Kxz, y, C, mu, max_iter, rng):
     except ProgramError:
         return  # the pilot is only a start: HiGHS then starts on its own
     residual = y - (Kxz @ alpha + b)
-    status = highspy.HighsBasisStatus
-    to_status = {int(v): v for v in status.__members__.values()}
-    cols = np.where(residual > 0, int(status.kUpper), int(status.kLower)).astype(np.int8)
+    cols = at_bound_codes(residual > 0)
     cols[part] = col_codes[: part.size]
     cols = np.concatenate([cols, col_codes[part.size :]])  # the group multipliers
-    basis = highspy.HighsBasis()
-    basis.col_status = [to_status[c] for c in cols.tolist()]
-    basis.row_status = [to_status[c] for c in row_codes.tolist()]
-    basis.valid = True
-    highs.setBasis(basis)  # a basis HiGHS cannot use it repairs or drops
+    set_basis(highs, cols, row_codes)
 
 
 def _solve_lp_primal(Kxz, y, C, mu, loss, epsilon, max_iter):
     # LSKFD (14) is a plain LP, and HiGHS's dual simplex returns a vertex, i.e. the exactly sparse
-    # alpha the paper is after (and was faster than the IPM with crossover here). Through highspy
-    # rather than scipy's linprog, so that a cancel can interrupt the simplex (_run_highs).
-    import highspy
-
+    # alpha the paper is after (and was faster than the IPM with crossover here).
     prog = _build_program(Kxz, y, C, mu, loss, "l1", None, epsilon, 1.0)
-    A = prog.A.tocsc()
-    n_row, n_col = A.shape
-    highs = _new_highs(max_iter)
-    highs.setOptionValue("simplex_strategy", 1)  # dual simplex
-    # HiGHS's presolve finds nothing to remove from these dense programs and took 13 s of a
-    # 56 s solve on 1500 points (then 8 s more before the first simplex iteration, during which
-    # no interrupt is asked); without it the same 5428 iterations reached the same optimum in
-    # 33 s, the first interrupt question after 1.6 s.
-    highs.setOptionValue("presolve", "off")
-    status = highs.passModel(
-        n_col,
-        n_row,
-        A.nnz,
-        1,  # column-wise matrix
-        1,  # minimize
-        0.0,
-        prog.cost,
-        prog.lower,
-        prog.upper,
-        prog.rhs,
-        prog.rhs,
-        A.indptr.astype(np.int32),
-        A.indices.astype(np.int32),
-        A.data,
-        np.zeros(n_col, dtype=np.int32),
-    )
-    if status == highspy.HighsStatus.kError:
-        raise _fail("LP", "numerical", "HiGHS refused the program")
-    _run_highs(highs)
-    model_status = highs.getModelStatus()
-    if model_status != highspy.HighsModelStatus.kOptimal:
-        reason = {
-            highspy.HighsModelStatus.kIterationLimit: "iterations",
-            highspy.HighsModelStatus.kInfeasible: "infeasible",
-            highspy.HighsModelStatus.kUnbounded: "unbounded",
-            highspy.HighsModelStatus.kUnboundedOrInfeasible: "infeasible",
-        }.get(model_status, "numerical")
-        raise _fail("LP", reason, highs.modelStatusToString(model_status))
-    alpha, b = _unpack(np.asarray(highs.getSolution().col_value, dtype=float), prog)
+    alpha, b = prog.unpack(solve_lp(prog.form, max_iter))
     return alpha, b, "highs-lp", "optimal", []
-
-
-def _new_highs(max_iter):
-    """A quiet HiGHS instance that solves by the simplex method within ``max_iter`` iterations."""
-    highs = quiet_highs()
-    highs.setOptionValue("solver", "simplex")
-    highs.setOptionValue("simplex_iteration_limit", int(max_iter))
-    return highs
-
-
-def _run_highs(highs) -> None:
-    """``highs.run()``; inside a cancel scope, interrupted when the scope's check raises.
-
-    HiGHS asks its interrupt callbacks every few simplex iterations (a few milliseconds apart on
-    these programs); its presolve and the first factorization come before the first question.
-    The check's exception is raised once HiGHS has returned.
-    """
-    flag = stoppable.stop_flag()
-    if flag is None:
-        highs.run()
-        return
-
-    def poll(event) -> None:
-        if flag.requested():
-            event.interrupt()
-
-    with stoppable.unprofiled():
-        highs.cbSimplexInterrupt += poll
-        highs.cbIpmInterrupt += poll
-        try:
-            highs.run()
-        finally:
-            highs.cbSimplexInterrupt -= poll
-            highs.cbIpmInterrupt -= poll
-    flag.raise_kept()
 
 
 def _solve_qp(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_iter, zero_tol):
@@ -829,7 +706,8 @@ def _solve_qp(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_i
     # loss with a quadratic regularizer) and on SKFD returned residual infeasibilities of ~1e-4 or
     # objectives 0.1 % above the optimum.
     prog = _build_program(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta)
-    alpha, b, status = _clarabel_qp(prog, max_iter)
+    x, status = solve_qp(prog.form, max_iter)
+    alpha, b = prog.unpack(x)
     notes = [] if status == "optimal" else [f"Clarabel stopped {status}"]
     if regularizer == "l1" and mu > 0:
         # An interior point approaches the optimal face from inside: the coefficients the l1
@@ -839,48 +717,3 @@ def _solve_qp(Kxz, y, C, mu, loss, regularizer, Kzz, epsilon, huber_delta, max_i
         negligible = effect <= 1e-12 * max(np.max(np.abs(y)), np.finfo(float).tiny)
         alpha[negligible | (np.abs(alpha) <= zero_tol * np.max(np.abs(alpha)))] = 0.0
     return alpha, b, "clarabel-qp", status, notes
-
-
-def _clarabel_qp(prog: _Program, max_iter: int) -> tuple[np.ndarray, float, str]:
-    import clarabel
-
-    A = prog.A
-    n_col = A.shape[1]
-    lo = np.flatnonzero(np.isfinite(prog.lower))
-    hi = np.flatnonzero(np.isfinite(prog.upper))
-    eye = sp.identity(n_col, format="csr")
-    # Clarabel's form: A x + s = b with s in a cone; bounds become non-negative slack rows.
-    A_all = sp.vstack([A, -eye[lo], eye[hi]], format="csc")
-    b_all = np.concatenate([prog.rhs, -prog.lower[lo], prog.upper[hi]])
-    cones = [clarabel.ZeroConeT(A.shape[0]), clarabel.NonnegativeConeT(lo.size + hi.size)]
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.max_iter = int(min(max_iter, 10_000))
-    # Tighter than the defaults (1e-8): cleanly separates the l1 zeros from small coefficients.
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-10
-    solver = clarabel.DefaultSolver(
-        sp.diags(prog.hess).tocsc(), prog.cost, A_all, b_all, cones, settings
-    )
-    flag = stoppable.stop_flag()
-    if flag is None:
-        sol = solver.solve()
-    else:
-        # Asked once per interior-point iteration; True stops the solve.
-        solver.set_termination_callback(lambda _info: flag.requested())
-        with stoppable.unprofiled():
-            sol = solver.solve()
-        flag.raise_kept()
-    status = sol.status
-    if status == clarabel.SolverStatus.Solved:
-        return (*_unpack(np.asarray(sol.x, dtype=float), prog), "optimal")
-    if status == clarabel.SolverStatus.AlmostSolved:
-        # Within Clarabel's reduced tolerances (about 1e-5 relative): usable, and said so.
-        return (*_unpack(np.asarray(sol.x, dtype=float), prog), "almost solved")
-    reason = {
-        clarabel.SolverStatus.MaxIterations: "iterations",
-        clarabel.SolverStatus.PrimalInfeasible: "infeasible",
-        clarabel.SolverStatus.AlmostPrimalInfeasible: "infeasible",
-        clarabel.SolverStatus.DualInfeasible: "unbounded",
-        clarabel.SolverStatus.AlmostDualInfeasible: "unbounded",
-    }.get(status, "numerical")
-    raise _fail("Clarabel QP", reason, str(status))

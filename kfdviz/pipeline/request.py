@@ -54,7 +54,8 @@ class FitRequest:
 
     ``feature`` chooses the output drawn: "auto" (the decision value for classifiers and novelty
     detectors, the first feature otherwise), "decision", "score" (novelty score), "prediction"
-    (regression) or an integer index into ``transform``'s columns. ``y`` holds class labels, or
+    (regression) or an integer index into ``transform``'s columns (into the per-class score
+    margins for a multi-class classifier without ``transform``). ``y`` holds class labels, or
     real targets for regressors (then ``X`` has one column). ``test_mask`` marks test points
     (never used for fitting).
     """

@@ -22,27 +22,15 @@ from ..estimators import registry
 from ..estimators.spec import Kind
 from . import cost
 from .advice import fit_advice
-from .geometry import (
-    choose_levels,
-    contour_lines,
-    data_box,
-    grid_axes,
-    label_boundaries,
-    output_histograms,
-    pack_lines,
-    refine_level_set,
-    resolution_for_scale,
-    score_boundaries,
-    split_pieces,
-)
+from .geometry import data_box, output_histograms
+from .outputs import FittedOutputs
+from .picture import grid_picture, length_scale
 from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
-from .result import FitResult, GridPicture, RegressionCurve, Tangents
+from .result import FitResult, RegressionCurve, Tangents
 from .threads import SPECTRUM_POINTS, blas_limit, blas_threads
 
 Progress = Callable[[float, str], None]
 
-# Grid points evaluated per call when an estimator has no fast expansion to evaluate.
-_CHUNK = 4096
 # Coefficients below this fraction of the largest one count as zero.
 _ZERO = 1e-8
 
@@ -298,6 +286,14 @@ def _warning_text(w: warnings.WarningMessage) -> str:
     return str(w.message).strip()
 
 
+def _class_name(label) -> str:
+    """A class as the window names it: integer labels count from 1 ("Class 1" for label 0)."""
+    value = label.item() if isinstance(label, np.generic) else label
+    if isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer():
+        return f"Class {int(value) + 1}"
+    return f"Class {value}"
+
+
 # -- building the result -----------------------------------------------------------------------
 class _Builder:
     def __init__(self, request: FitRequest, spec, params, estimator, check, report, timings):
@@ -319,9 +315,12 @@ class _Builder:
                 else np.zeros(0),
             )
         )
+        self.fitted = FittedOutputs(estimator, spec.kind, self.classes, check, report)
 
     # features available on this fitted estimator -----------------------------------------
     def n_features(self) -> int:
+        if self.fitted.margin_features:
+            return int(self.classes.size)
         exp = getattr(self.est, "expansion_", None)
         if exp is not None and hasattr(exp, "n_features") and self.spec.kind != Kind.REGRESSOR:
             return int(exp.n_features)
@@ -341,7 +340,9 @@ class _Builder:
             opts.append(("decision", "Decision value"))
         if kind == Kind.NOVELTY and hasattr(self.est, "score_samples"):
             opts.append(("score", "Novelty score"))
-        if kind != Kind.NOVELTY:
+        if self.fitted.margin_features:
+            opts.extend((j, f"{_class_name(c)} margin") for j, c in enumerate(self.classes))
+        elif kind != Kind.NOVELTY:
             opts.extend((j, f"Feature {j + 1}") for j in range(n_feat))
         return opts
 
@@ -367,75 +368,9 @@ class _Builder:
             return f"{title}: {self.spec.score_label}"
         if feature == "prediction":
             return f"{title}: fitted value"
+        if self.fitted.margin_features:
+            return f"{title}: {_class_name(self.classes[int(feature)]).lower()} score margin"
         return f"{title}: feature {int(feature) + 1}"
-
-    # values ------------------------------------------------------------------------------
-    def values_at(self, feature, X: np.ndarray) -> np.ndarray:
-        est = self.est
-        if feature == "decision":
-            return np.asarray(est.decision_function(X), dtype=float).reshape(len(X), -1)[:, 0]
-        if feature == "score":
-            return np.asarray(est.score_samples(X), dtype=float)
-        if feature == "prediction":
-            return np.asarray(est.predict(X), dtype=float)
-        return np.atleast_2d(np.asarray(est.transform(X), dtype=float))[:, int(feature)]
-
-    def fast_expansion(self, feature):
-        if feature == "decision":
-            exp = getattr(self.est, "decision_expansion_", None)
-            if exp is not None and getattr(exp, "n_features", 0) == 1:
-                return exp
-            return None
-        if feature == "prediction":
-            exp = getattr(self.est, "decision_expansion_", None) or getattr(
-                self.est, "expansion_", None
-            )
-            return exp if exp is not None and exp.n_features == 1 else None
-        if isinstance(feature, int | np.integer):
-            exp = getattr(self.est, "expansion_", None)
-            if exp is not None and hasattr(exp, "select") and exp.n_features > int(feature):
-                return exp.select(int(feature))
-        return None
-
-    def grid_values(self, feature, xs, ys, share: tuple[float, float]) -> np.ndarray:
-        exp = self.fast_expansion(feature)
-        if exp is not None:
-            return exp.evaluate_grid(xs, ys, check_cancel=self.check)[0]
-        gx, gy = np.meshgrid(xs, ys)
-        points = np.column_stack([gx.ravel(), gy.ravel()])
-        out = np.empty(points.shape[0])
-        for start in range(0, points.shape[0], _CHUNK):
-            self.check()
-            out[start : start + _CHUNK] = self.values_at(feature, points[start : start + _CHUNK])
-            frac = (start + _CHUNK) / points.shape[0]
-            self.report(share[0] + (share[1] - share[0]) * min(frac, 1.0), "Evaluating the grid")
-        return out.reshape(ys.size, xs.size)
-
-    def grid_scores(self, xs, ys) -> np.ndarray | None:
-        """Per-class scores on the grid, (ny, nx, r), when the estimator predicts the class of
-        the highest ``decision_function`` column; else None."""
-        if not hasattr(self.est, "decision_function"):
-            return None
-        gx, gy = np.meshgrid(xs, ys)
-        points = np.column_stack([gx.ravel(), gy.ravel()])
-        r = self.classes.size
-        out = np.empty((points.shape[0], r))
-        for start in range(0, points.shape[0], _CHUNK):
-            self.check()
-            block = np.asarray(self.est.decision_function(points[start : start + _CHUNK]))
-            if block.shape != (min(_CHUNK, points.shape[0] - start), r):
-                return None
-            out[start : start + _CHUNK] = block
-        return out.reshape(ys.size, xs.size, r)
-
-    def grid_labels(self, xs, ys) -> np.ndarray:
-        gx, gy = np.meshgrid(xs, ys)
-        points = np.column_stack([gx.ravel(), gy.ravel()])
-        out = np.empty(points.shape[0], dtype=self.classes.dtype)
-        for start in range(0, points.shape[0], _CHUNK):
-            self.check()
-            out[start : start + _CHUNK] = self.est.predict(points[start : start + _CHUNK])
-        return out.reshape(ys.size, xs.size)
 
     # the whole result --------------------------------------------------------------------
     def build(self) -> FitResult:
@@ -446,13 +381,13 @@ class _Builder:
         options = self.options(n_feat)
         feature = self.resolve_feature(options)
 
-        outputs = self.values_at(feature, X) if options else None
+        outputs = self.fitted.values_at(feature, X) if options else None
         predictions = None
         decision = None
         if spec.kind in (Kind.CLASSIFIER, Kind.NOVELTY, Kind.REGRESSOR) and hasattr(est, "predict"):
             predictions = np.asarray(est.predict(X))
         if (self.two_class() or spec.kind == Kind.NOVELTY) and hasattr(est, "decision_function"):
-            decision = outputs if feature == "decision" else self.values_at("decision", X)
+            decision = outputs if feature == "decision" else self.fitted.values_at("decision", X)
         threshold = self.threshold(feature, outputs, decision)
         train_error, test_error = self.errors(predictions)
         self.timings["outputs"] = perf_counter() - t0
@@ -461,7 +396,9 @@ class _Builder:
         grid = None
         if X.shape[1] == 2 and spec.kind != Kind.REGRESSOR and outputs is not None:
             t0 = perf_counter()
-            grid = self.picture(feature, outputs, decision, threshold)
+            grid = grid_picture(
+                self.fitted, r, feature, outputs, decision, threshold, length_scale(self.params)
+            )
             self.timings["grid"] = perf_counter() - t0
         self.check()
         self.report(0.85, "Histograms and embedding")
@@ -518,8 +455,8 @@ class _Builder:
         )
 
     def threshold(self, feature, outputs, decision) -> float | None:
-        if feature == "decision":
-            return 0.0
+        if feature == "decision" or self.fitted.margin_features:
+            return 0.0  # a class's margin is positive exactly where it is predicted
         if decision is None or outputs is None or not isinstance(feature, int | np.integer):
             return None
         # The shown projection and the decision value differ by the offset when the decision is
@@ -550,89 +487,6 @@ class _Builder:
             return None, None
         return rate(train), rate(test)
 
-    def picture(self, feature, outputs, decision, threshold) -> GridPicture:
-        r = self.r
-        box = tuple(r.grid.box) if r.grid.box is not None else data_box(r.X, r.grid.padding)
-        xs, ys = grid_axes(box, resolution_for_scale(box, r.grid.resolution, self.length_scale()))
-        values = self.grid_values(feature, xs, ys, (0.45, 0.7))
-        self.check()
-        self.report(0.72, "Contours")
-
-        diverging = threshold is not None and self.spec.kind != Kind.NOVELTY
-        finite = outputs[np.isfinite(outputs)]
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
-        if self.spec.kind == Kind.NOVELTY and threshold is not None:
-            # Inside (above the threshold) is where the data are; the colour runs from the
-            # bulk of the outside up to the most typical point, so the boundary region shows.
-            grid_values = values[np.isfinite(values)]
-            outside = float(np.percentile(grid_values, 10)) if grid_values.size else lo
-            span = max(hi - threshold, 1e-12)
-            lo = min(max(outside, threshold - 4.0 * span), threshold - 0.25 * span)
-            hi = hi + 0.05 * span
-        elif diverging:
-            m = max(abs(lo - threshold), abs(hi - threshold), 1e-12)
-            lo, hi = threshold - 1.15 * m, threshold + 1.15 * m
-        else:
-            pad = 0.15 * max(hi - lo, 1e-12 * max(1.0, abs(hi)))
-            lo, hi = lo - pad, hi + pad
-        # Novelty scores fall steeply away from the data: fewer lines keep the picture readable.
-        count = max(3, r.levels // 2) if self.spec.kind == Kind.NOVELTY else r.levels
-        levels = choose_levels(np.array([lo, hi]), count, include=threshold)
-        lines = contour_lines(xs, ys, values, levels)
-        # Only levels the grid actually reaches produce lines.
-        contours = [c for c in lines if c.n_pieces]
-
-        boundary = None
-        if decision is not None:
-            if feature == "decision":
-                # The zero level set of these values: the level 0 traced above when it is one
-                # of the levels (the same lines), else traced now.
-                zero = [c for c in lines if c.level == 0.0]
-                boundary = zero[0] if zero else contour_lines(xs, ys, values, [0.0])[0]
-                # Regions smaller than a cell (a narrow kernel's islands) traced on finer blocks.
-                pieces = split_pieces(boundary)
-                refined = refine_level_set(
-                    xs,
-                    ys,
-                    values,
-                    pieces,
-                    r.X,
-                    decision,
-                    0.0,
-                    lambda P: self.values_at("decision", P),
-                    scale=self.length_scale(),
-                )
-                if len(refined) != len(pieces) or any(
-                    a is not b for a, b in zip(refined, pieces, strict=True)
-                ):
-                    boundary = pack_lines(0.0, refined)
-            else:
-                dec_values = self.grid_values("decision", xs, ys, (0.75, 0.8))
-                boundary = contour_lines(xs, ys, dec_values, [0.0])[0]
-        elif self.spec.kind == Kind.CLASSIFIER and self.classes.size > 2:
-            scores = self.grid_scores(xs, ys)
-            if scores is not None:
-                boundary = score_boundaries(xs, ys, scores)
-            else:
-                boundary = label_boundaries(xs, ys, self.grid_labels(xs, ys), self.classes)
-        return GridPicture(
-            xs=xs,
-            ys=ys,
-            values=values,
-            box=box,
-            color_range=(lo, hi),
-            diverging=diverging,
-            contours=contours,
-            boundary=boundary,
-        )
-
-    def length_scale(self) -> float | None:
-        """The Gaussian kernel's length scale sqrt(c), the size of its finest details."""
-        if self.params.get("kernel") != "rbf":
-            return None
-        width = self.params.get("width")
-        return float(np.sqrt(width)) if width is not None and width > 0 else None
-
     def embedding(self, n_feat: int):
         if n_feat == 0 or not hasattr(self.est, "transform") or self.spec.kind == Kind.REGRESSOR:
             return None, ()
@@ -659,7 +513,7 @@ class _Builder:
 
     def expansion(self, feature):
         est = self.est
-        exp = self.fast_expansion(feature) if feature != "score" else None
+        exp = self.fitted.fast_expansion(feature) if feature != "score" else None
         if exp is None:
             exp = getattr(est, "expansion_", None)
             if exp is not None and exp.n_features != 1:

@@ -402,9 +402,11 @@ def _drag(quick: bool) -> Case:
         final = out["final"]
         # The pointer lands on whole pixels: the point ends within a pixel of the path's end.
         moved = final is not None and np.all(np.abs(final.X[index] - out["end"]) <= out["pixel"])
-        # Without pictures during the drag the level sets did not follow the point at all.
+        # Without pictures during the drag the level sets did not follow the point at all. The
+        # quick run's 0.6 s drag proves that they follow (one picture suffices: a loaded machine
+        # may paint only one in that time); the measured run needs two to give a rate.
         count = len(out["pictures"]) if moved else 0
-        return Check.at_least("new pictures painted during the drag", count, 2)
+        return Check.at_least("new pictures painted during the drag", count, 1 if quick else 2)
 
     return Case(
         candidate,

@@ -15,6 +15,8 @@ KERNELS = [
     Kernel("rbf", width=3.0),
     Kernel("poly", degree=3, coef0=1.0),
     Kernel("poly", degree=2, coef0=0.0),
+    Kernel("poly", degree=4, coef0=0.5),
+    Kernel("poly", degree=7, coef0=1.0),
     Kernel("linear"),
 ]
 

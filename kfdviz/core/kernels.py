@@ -202,6 +202,20 @@ class PairwiseCache:
 PAIRWISE_CACHE = PairwiseCache()
 
 
+def _power(a: np.ndarray, degree: int) -> None:
+    """``a **= degree`` in place. Degrees up to 4 (the usual ones) by one or two products,
+    several times faster than ``pow`` and within 3 ulp of it; higher degrees by ``np.power``."""
+    if degree == 2:
+        np.square(a, out=a)
+    elif degree == 3:
+        a *= np.square(a)
+    elif degree == 4:
+        np.square(a, out=a)
+        np.square(a, out=a)
+    elif degree != 1:
+        np.power(a, degree, out=a)
+
+
 def _elementwise_blocks(A: np.ndarray):
     """Row blocks of ``A`` for an elementwise pass (a 1-D array or a scalar is one block)."""
     if A.ndim < 2:
@@ -269,7 +283,7 @@ class Kernel:
                 out[rows] = G[rows]
             else:
                 np.add(G[rows], self.coef0, out=out[rows])
-                np.power(out[rows], int(self.degree), out=out[rows])
+                _power(out[rows], int(self.degree))
         return out
 
     def diag(self, X: np.ndarray) -> np.ndarray:

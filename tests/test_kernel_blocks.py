@@ -189,3 +189,15 @@ def test_without_a_scope_nothing_is_asked(points, fresh_cache):
     X, Z = points
     assert stoppable.current() is None
     _close(Kernel("rbf", width=1.0)(X, Z), _sklearn(Kernel("rbf", width=1.0), X, Z))
+
+
+def test_elementwise_passes_take_scalars_and_vectors():
+    d2 = np.array([0.0, 0.5, 4.0])
+    np.testing.assert_allclose(Kernel("rbf", width=2.0).from_sqdist(d2), np.exp(-d2 / 2.0))
+    assert float(Kernel("rbf", width=2.0).from_sqdist(np.float64(1.0))) == pytest.approx(
+        np.exp(-0.5)
+    )
+    for degree in (1, 2, 3, 4, 5):
+        kern = Kernel("poly", degree=degree, coef0=0.5)
+        assert float(kern.from_dot(np.asarray(1.5))) == pytest.approx(2.0**degree, rel=4e-15)
+        np.testing.assert_allclose(kern.from_dot(d2), (d2 + 0.5) ** degree, rtol=4e-15)

@@ -219,7 +219,7 @@ def _power(a: np.ndarray, degree: int) -> None:
 def _elementwise_blocks(A: np.ndarray):
     """Row blocks of ``A`` for an elementwise pass (a 1-D array or a scalar is one block)."""
     if A.ndim < 2:
-        return iter((slice(None),))
+        return iter((Ellipsis,))
     return _row_blocks(A.shape[0], int(np.prod(A.shape[1:])))
 
 

@@ -10,10 +10,11 @@ The two programs' times do not follow a flop count: their iteration counts depen
 and their factorizations are sparse-matrix code on a dense kernel block, far below the rate of a
 matrix product. They are measured instead (docs/performance.md): the CPU seconds of one fit with
 one BLAS thread, n = 150 to 1400 training points expanded over all of them, fitted by
-``seconds = a (m^2 n)^(p/3)`` (m expansion points; ``n^p`` when m = n). The work is stated in
-flops at the single-thread matrix-product rate measured beside them (:data:`CALIBRATION_FLOPS`),
-so that the cost model's rate of the machine at hand (kfdviz.pipeline.cost) turns it into that
-machine's seconds. No Qt here.
+``seconds = a (m^2 n)^(p/3)`` (m expansion points; ``n^p`` when m = n). The solvers run on one
+core whatever the BLAS threads, so the work is stated as ``Work.serial_flops``: the seconds at
+the one-thread matrix-product rate measured beside them (:data:`CALIBRATION_FLOPS`), which the
+one-thread rate of the machine at hand (kfdviz.pipeline.cost) turns into that machine's seconds.
+No Qt here.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ QUADRATIC_REGULARIZERS = ("l2", "rkhs")
 
 
 def program_solver(loss: str, regularizer: str, mu: float) -> str:
-    """ "closed-form", "lp" or "qp": the solver ``solve_kfd_program`` picks ("auto") for this loss,
-    regularizer and weight μ."""
+    """The solver ``solve_kfd_program`` picks ("auto") for this loss, regularizer and weight μ:
+    "closed-form", "lp" or "qp"."""
     quadratic = regularizer in QUADRATIC_REGULARIZERS and mu > 0
     if loss == "squared" and (quadratic or mu == 0):
         return "closed-form"

@@ -11,6 +11,12 @@ callback, HiGHS's interrupt callback) but not during HiGHS's presolve or Clarabe
 Before either, the solve ran to its end: 25 to 35 s after a cancel at 1500 points.
 
 The check: every fit ended as cancelled, and no solver process was left running.
+
+A kernel PCA fit of 3000 points spends its first second or so building the kernel matrix
+(core/kernels.py), in row blocks with the cancel checked between them: the cancel scenario of
+the build sets the token as soon as the fit thread is inside it and measures the time until the
+thread has ended. Its baseline builds the matrix as one block, so the cancel waits for the
+whole build.
 """
 
 from __future__ import annotations
@@ -138,3 +144,92 @@ def _cancel_sparse(quick: bool) -> Case:
 )
 def _cancel_lp(quick: bool) -> Case:
     return _cancel_case("kfd-lp", quick)
+
+
+# The functions that build a kernel matrix (core/kernels.py).
+_BUILD_CALLS = frozenset({"_pairwise", "from_sqdist", "from_dot"})
+
+
+def _in_build(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is building a kernel matrix."""
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name in _BUILD_CALLS:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _cancel_during_build(request) -> Measured:
+    from kfdviz.core.fit_cache import FIT_CACHE
+    from kfdviz.core.kernels import PAIRWISE_CACHE
+    from kfdviz.pipeline import CancelToken, FitCancelled, run_fit
+
+    FIT_CACHE.clear()
+    PAIRWISE_CACHE.clear()
+    token = CancelToken()
+    ended: list[str] = []
+
+    def fit() -> None:
+        try:
+            run_fit(request, cancel=token)
+            ended.append("finished")
+        except FitCancelled:
+            ended.append("cancelled")
+        except Exception as exc:  # reported by the check
+            ended.append(f"failed: {exc}")
+
+    thread = threading.Thread(target=fit, name="kfdviz-bench-fit")
+    thread.start()
+    deadline = perf_counter() + REACH_SECONDS
+    while thread.is_alive() and not _in_build(thread) and perf_counter() < deadline:
+        time.sleep(0.001)
+    t0 = perf_counter()
+    token.cancel()
+    thread.join()
+    return Measured(perf_counter() - t0, ended[0] if ended else "lost")
+
+
+@scenario(
+    "cancel-kernel-build",
+    title="cancel while a 3000-point KPCA fit builds its kernel matrix -> the fit thread has ended",
+    baseline="the kernel matrix built as one block: the cancel waits for the whole build",
+    target=Target.absolute(0.1),
+    group="cancel",
+    app_threads=True,
+)
+def _cancel_build(quick: bool) -> Case:
+    from kfdviz.core import kernels
+    from kfdviz.pipeline import FitRequest
+
+    n = 800 if quick else 3000
+    X, y = two_class_data(n, seed=9)
+    request = FitRequest("kpca", {"width": WIDTH, "n_components": 2}, X, y)
+    bounds = kernels.BLOCK_VALUES, kernels.CHUNK_BYTES
+
+    def candidate():
+        kernels.BLOCK_VALUES, kernels.CHUNK_BYTES = bounds
+        return _cancel_during_build(request)
+
+    def baseline():
+        # The whole matrix in one block (its temporaries unbounded too).
+        kernels.BLOCK_VALUES, kernels.CHUNK_BYTES = n * n, 2**62
+        try:
+            return _cancel_during_build(request)
+        finally:
+            kernels.BLOCK_VALUES, kernels.CHUNK_BYTES = bounds
+
+    # As for the solves: the quick run's small build may end before the cancel lands.
+    allowed = {"cancelled", "finished"} if quick else {"cancelled"}
+
+    def check(c, b):
+        bad = sum(measured.value not in allowed for measured in (c, b))
+        return Check.at_most("fits not ended as they should", bad, 0)
+
+    return Case(
+        candidate,
+        baseline,
+        check,
+        sizes={"n": n},
+        notes="cancelled once the fit thread was inside the kernel build; until it ended",
+    )

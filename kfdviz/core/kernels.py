@@ -1,9 +1,15 @@
-"""Kernel functions and Gram matrices, computed in memory-bounded chunks.
+"""Kernel functions and Gram matrices, computed in row blocks that a cancel can stop between.
 
 The papers write the Gaussian kernel as exp(-||x - z||^2 / c): ``width`` is that c (a width, not a
 standard deviation). The polynomial kernel is (x.z + coef0)^degree; coef0 = 0 is TPAMI's homogeneous
 kernel, coef0 = 1 the KOC paper's. Squared distances (Gaussian) and inner products (polynomial,
 linear) are cached by content, so a change of width or degree alone costs one elementwise pass.
+
+Every matrix is built in blocks of rows of at most :data:`BLOCK_VALUES` entries. Inside a
+:func:`kfdviz.core.stoppable.cancel_scope` the scope's cancel check is asked before each block,
+so a cancel waits for one block (tens of milliseconds), not for the whole matrix (about a second
+for 2500 points on a busy machine). A Gram matrix of a set with itself is computed on and below
+the diagonal and mirrored, so it is exactly symmetric, for any BLAS.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
+
+from . import stoppable
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,9 @@ KERNEL_PARAMETERS = ("kernel", "width", "degree", "coef0")
 _CANCELLATION = 1e-6
 # Bound on the temporaries one chunk of a kernel computation may allocate.
 CHUNK_BYTES = 64 * 2**20
+# Entries of one block of a Gram matrix: the cancel check is asked between blocks. 2**20 values
+# are a few milliseconds of work on an idle machine and tens of milliseconds on a busy one.
+BLOCK_VALUES = 2**20
 
 
 def chunk_rows(n_rows: int, n_cols: int, *, itemsize: int = 8, factor: int = 3) -> int:
@@ -56,35 +67,85 @@ def chunk_rows(n_rows: int, n_cols: int, *, itemsize: int = 8, factor: int = 3) 
     return int(max(1, min(n_rows, CHUNK_BYTES // per_row)))
 
 
-def _sqdist(X: np.ndarray, Z: np.ndarray) -> np.ndarray:
-    """Squared Euclidean distances, chunked over rows of X.
+def block_rows(n_rows: int, n_cols: int) -> int:
+    """Rows per block of an (n_rows, n_cols) matrix: at most :data:`BLOCK_VALUES` entries and
+    within :func:`chunk_rows`'s memory bound, at least one row."""
+    return int(max(1, min(chunk_rows(n_rows, n_cols), BLOCK_VALUES // max(1, n_cols))))
+
+
+def _row_blocks(n_rows: int, n_cols: int):
+    """Consecutive row slices covering ``range(n_rows)``, each of :func:`block_rows` rows.
+
+    Inside a cancel scope its check is asked before each block; what it raises ends the build.
+    """
+    control = stoppable.current()
+    step = block_rows(n_rows, n_cols)
+    for start in range(0, n_rows, step):
+        if control is not None:
+            control.check()
+        yield slice(start, min(start + step, n_rows))
+
+
+def _same_points(X: np.ndarray, Z: np.ndarray) -> bool:
+    return X is Z or (X.shape == Z.shape and np.array_equal(X, Z))
+
+
+def _sqdist_block(xs: np.ndarray, xx: np.ndarray, Z: np.ndarray, zz: np.ndarray, out: np.ndarray):
+    """Squared distances of the rows ``xs`` (squared norms ``xx``) to ``Z`` (``zz``) into ``out``.
 
     The expanded form ||x||^2 - 2 x.z + ||z||^2 is fast but leaves round-off of order
     eps (||x||^2 + ||z||^2), which a narrow Gaussian turns into visible errors (k(x, x) < 1, and
     different on different BLAS): entries that small are recomputed as sum((x - z)^2), which is
     exact for identical points.
     """
+    np.matmul(xs, Z.T, out=out)
+    out *= -2.0
+    out += xx[:, None]
+    out += zz[None, :]
+    rows, cols = np.nonzero(out <= _CANCELLATION * (xx[:, None] + zz[None, :]))
+    if rows.size:
+        diff = xs[rows] - Z[cols]
+        out[rows, cols] = np.einsum("ij,ij->i", diff, diff)
+    np.maximum(out, 0.0, out=out)
+
+
+def _dot_block(xs: np.ndarray, xx: np.ndarray, Z: np.ndarray, zz: np.ndarray, out: np.ndarray):
+    """Inner products of the rows ``xs`` with ``Z`` into ``out`` (the norms are not needed)."""
+    np.matmul(xs, Z.T, out=out)
+
+
+def _pairwise(X: np.ndarray, Z: np.ndarray, block) -> np.ndarray:
+    """The (len(X), len(Z)) matrix whose row blocks ``block(xs, xx, Z, zz, out)`` computes
+    (``xx``, ``zz``: the rows' squared norms), one :func:`_row_blocks` block at a time.
+
+    For the same points on both sides only the blocks on and below the diagonal are computed,
+    each mirrored above it: the matrix is exactly symmetric and costs half the work.
+    """
     out = np.empty((X.shape[0], Z.shape[0]), dtype=np.result_type(X, Z, np.float32))
     zz = np.einsum("ij,ij->i", Z, Z)
-    step = chunk_rows(X.shape[0], Z.shape[0])
-    for start in range(0, X.shape[0], step):
-        xs = X[start : start + step]
-        xx = np.einsum("ij,ij->i", xs, xs)
-        block = out[start : start + step]
-        np.dot(xs, Z.T, out=block)
-        block *= -2.0
-        block += xx[:, None]
-        block += zz[None, :]
-        rows, cols = np.nonzero(block <= _CANCELLATION * (xx[:, None] + zz[None, :]))
-        if rows.size:
-            diff = xs[rows] - Z[cols]
-            block[rows, cols] = np.einsum("ij,ij->i", diff, diff)
-        np.maximum(block, 0.0, out=block)
+    xx = zz if X is Z else np.einsum("ij,ij->i", X, X)
+    if not _same_points(X, Z):
+        for rows in _row_blocks(X.shape[0], Z.shape[0]):
+            block(X[rows], xx[rows], Z, zz, out[rows])
+        return out
+    # Lower blocks: rows a:b against columns 0:b; the widest has n columns, as unblocked rows.
+    for rows in _row_blocks(X.shape[0], X.shape[0]):
+        a, b = rows.start, rows.stop
+        block(X[rows], xx[rows], X[:b], xx[:b], out[a:b, :b])
+        square = out[a:b, a:b]
+        upper = np.triu_indices(b - a, 1)
+        square[upper] = square.T[upper]
+        out[:a, a:b] = out[a:b, :a].T
     return out
 
 
+def _sqdist(X: np.ndarray, Z: np.ndarray) -> np.ndarray:
+    """Squared Euclidean distances, non-negative, exactly 0 between identical points."""
+    return _pairwise(X, Z, _sqdist_block)
+
+
 def _dot(X: np.ndarray, Z: np.ndarray) -> np.ndarray:
-    return X @ Z.T
+    return _pairwise(X, Z, _dot_block)
 
 
 def _digest(a: np.ndarray) -> bytes:
@@ -141,6 +202,27 @@ class PairwiseCache:
 PAIRWISE_CACHE = PairwiseCache()
 
 
+def _power(a: np.ndarray, degree: int) -> None:
+    """``a **= degree`` in place. Degrees up to 4 (the usual ones) by one or two products,
+    several times faster than ``pow`` and within 3 ulp of it; higher degrees by ``np.power``."""
+    if degree == 2:
+        np.square(a, out=a)
+    elif degree == 3:
+        a *= np.square(a)
+    elif degree == 4:
+        np.square(a, out=a)
+        np.square(a, out=a)
+    elif degree != 1:
+        np.power(a, degree, out=a)
+
+
+def _elementwise_blocks(A: np.ndarray):
+    """Row blocks of ``A`` for an elementwise pass (a 1-D array or a scalar is one block)."""
+    if A.ndim < 2:
+        return iter((Ellipsis,))
+    return _row_blocks(A.shape[0], int(np.prod(A.shape[1:])))
+
+
 @dataclass(frozen=True)
 class Kernel:
     """A positive (semi-)definite kernel with the parameter names every estimator uses."""
@@ -179,19 +261,30 @@ class Kernel:
         return self.from_dot(G)
 
     def from_sqdist(self, D2: np.ndarray) -> np.ndarray:
+        """exp(-D2 / width), elementwise, a cancel-checked row block at a time."""
         if self.name != "rbf":
             raise ValueError(f"from_sqdist applies to the Gaussian kernel, not {self.name!r}")
-        out = np.multiply(D2, -1.0 / self.width)
-        np.exp(out, out=out)
+        D2 = np.asarray(D2)
+        out = np.empty(D2.shape, dtype=np.result_type(D2, np.float32))
+        for rows in _elementwise_blocks(D2):
+            np.multiply(D2[rows], -1.0 / self.width, out=out[rows])
+            np.exp(out[rows], out=out[rows])
         return out
 
     def from_dot(self, G: np.ndarray) -> np.ndarray:
-        if self.name == "linear":
-            return np.array(G, dtype=float, copy=True)
-        if self.name == "poly":
-            out = np.add(G, self.coef0)
-            return np.power(out, int(self.degree), out=out)
-        raise ValueError("from_dot applies to the polynomial and linear kernels")
+        """The kernel from inner products ``G``, elementwise, a cancel-checked row block at a
+        time."""
+        if self.name not in ("linear", "poly"):
+            raise ValueError("from_dot applies to the polynomial and linear kernels")
+        G = np.asarray(G)
+        out = np.empty(G.shape, dtype=float)
+        for rows in _elementwise_blocks(G):
+            if self.name == "linear":
+                out[rows] = G[rows]
+            else:
+                np.add(G[rows], self.coef0, out=out[rows])
+                _power(out[rows], int(self.degree))
+        return out
 
     def diag(self, X: np.ndarray) -> np.ndarray:
         """k(x, x) for each row, without forming the Gram matrix."""

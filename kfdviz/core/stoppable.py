@@ -72,22 +72,40 @@ class SolveControl:
 _CONTROL: ContextVar[SolveControl | None] = ContextVar("kfdviz_solve_control", default=None)
 
 
-@contextmanager
 def cancel_scope(
     check: Callable[[], None] | None, *, isolate: bool = False, blas_threads: int | None = None
-) -> Iterator[None]:
+) -> _Scope:
     """Let the solves run inside this block be stopped by ``check`` (see the module docstring).
 
     ``check=None`` opens no scope (everything runs as without one). Scopes are per thread.
     """
-    if check is None:
-        yield
-        return
-    token = _CONTROL.set(SolveControl(check, bool(isolate), blas_threads))
-    try:
-        yield
-    finally:
-        _CONTROL.reset(token)
+    control = None if check is None else SolveControl(check, bool(isolate), blas_threads)
+    return _Scope(control)
+
+
+class _Scope:
+    """The context manager of :func:`cancel_scope`.
+
+    A class, not a generator: a caller's profile function that raises at every Python call (a
+    cancel that stops code knowing nothing about cancelling) would raise as the generator is
+    resumed to leave the block, before its ``finally`` ran, and leave the scope set for whatever
+    the thread runs next. ``__enter__`` and ``__exit__`` are never interrupted by such a hook,
+    and restoring the variable is a call into C.
+    """
+
+    def __init__(self, control: SolveControl | None):
+        self._control = control
+        self._token = None
+
+    def __enter__(self) -> None:
+        if self._control is not None:
+            self._token = _CONTROL.set(self._control)
+
+    def __exit__(self, *exc_info) -> bool:
+        if self._token is not None:
+            token, self._token = self._token, None
+            _CONTROL.reset(token)
+        return False
 
 
 def current() -> SolveControl | None:

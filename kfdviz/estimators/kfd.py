@@ -27,6 +27,7 @@ from ..core.kfd_programs import solve_kfd_program
 from ..core.rayleigh import solve_rayleigh
 from ..core.thresholds import THRESHOLD_NAMES, GaussianOutputModel, fit_threshold
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
+from .program_cost import kfd_program_cost
 from .spec import (
     CENTERS,
     KERNEL_PARAMS,
@@ -858,12 +859,6 @@ def rayleigh_work(p: Problem) -> Work:
     return work
 
 
-def program_work(p: Problem) -> Work:
-    """A mathematical program over m expansion points: interior-point or simplex iterations."""
-    m = _centers(p)
-    return _expansion_work(p, m, 25.0 * (m * m * p.n + m**3))
-
-
 def greedy_work(p: Problem) -> Work:
     """Forward selection: candidates scored against the Gram matrix (a sample of 59 columns on
     large data), one center a step. Setting up and scoring the candidates are passes over an
@@ -873,9 +868,6 @@ def greedy_work(p: Problem) -> Work:
     m = min(int(p.param("n_centers", 30)), n)
     pool = n if n <= 4000 else 59
     return Work(11.0 * n * pool + 0.31 * m * n * pool, 0.0, 8.0 * (n * pool + 2 * n * m), m)
-
-
-PROGRAM_COST = CostModel(program_work, iterative=True)
 
 
 def _program_spec(
@@ -889,7 +881,7 @@ def _program_spec(
         Kind.CLASSIFIER,
         KernelFisherDiscriminant,
         (*_KFD_COMMON, *extra, _loss(loss)),
-        cost=PROGRAM_COST,
+        cost=kfd_program_cost(formulation),
         fixed={"formulation": formulation},
         min_classes=2,
         max_classes=2,

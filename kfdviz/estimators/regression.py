@@ -23,7 +23,7 @@ from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.kfd_programs import LOSSES, REGULARIZERS, solve_kfd_program
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
-from .kfd import PROGRAM_COST
+from .program_cost import REGRESSION_COST
 from .spec import CENTERS, KERNEL_PARAMS, N_CENTERS, AlgorithmSpec, Kind, ParamSpec, mu_param
 
 
@@ -293,7 +293,7 @@ SPECS = (
             N_CENTERS,
             CENTERS,
         ),
-        cost=PROGRAM_COST,
+        cost=REGRESSION_COST,
         subset_expansion=True,
         description="min L(ξ) + μ Ω(α) s.t. Kα + 1b = y − ξ, 1'ξ = 0 (NIPS 2000, Fig. 3).",
     ),

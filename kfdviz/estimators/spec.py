@@ -108,12 +108,15 @@ class Problem:
 class Work:
     """What one fit does: Gaussian-kernel-like values (distances and exponentials), dense
     matrix-product flops, the bytes its large arrays hold at once, and the expansion points
-    (``centers``) the picture's grid is evaluated over."""
+    (``centers``) the picture's grid is evaluated over. ``serial_flops``: work that runs on one
+    core whatever the BLAS threads (the programs' solvers), in flops at a one-thread matrix
+    product's rate."""
 
     kernel_values: float
     flops: float
     peak_bytes: float
     centers: int
+    serial_flops: float = 0.0
 
 
 @dataclass(frozen=True)

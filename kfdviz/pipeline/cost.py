@@ -3,8 +3,10 @@
 :func:`estimate` counts the work of one ``run_fit`` (kernel values, matrix-product flops,
 factorizations, the grid) from n training points, m expansion points, the input dimension d,
 the number of classes and the algorithm's parameters, and turns the counts into seconds with
-rates measured on this machine (:func:`measure_rates`: a matrix product and a block of Gaussian
-kernel values, about 60 ms, once per process). Peak memory counts the large arrays a fit holds at
+rates measured on this machine (:func:`measure_rates`: a matrix product on a large fit's BLAS
+threads and on one, and a block of Gaussian kernel values, about 80 ms, once per process). The
+mathematical programs' solvers run on one core whatever the BLAS threads: their work
+(``serial_flops``) is priced at the one-thread rate. Peak memory counts the large arrays a fit holds at
 once (the cross-Gram matrix, its cached distances, the centred copy, N and its factor, the
 bounded evaluation chunks). The window warns before the first fit of a large data set when the
 prediction passes :data:`WARN_SECONDS` or :data:`WARN_BYTES`, and offers the subset expansion
@@ -12,8 +14,10 @@ of TPAMI eq. (13) with :func:`subset_size` centers.
 
 The counts follow the code paths (core/ and estimators/); the two-class KFD's prediction was
 within 30 % of the measured times from 500 to 20 000 points (and 300 to 1000 centers), kernel
-PCA's and the SVM's within a factor of three (above). The mathematical programs (QP, LP) and the
-greedy KFD are cruder: their iteration counts depend on the data.
+PCA's and the SVM's within a factor of three (above). The mathematical programs (QP, LP) are
+priced from their measured times (kfdviz.estimators.program_cost, docs/performance.md): within a
+factor of two from 300 to 1400 points, though their iteration counts depend on the data; the
+greedy KFD is cruder.
 No Qt here.
 """
 
@@ -24,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..core.kernels import CHUNK_BYTES, KERNEL_KINDS, Kernel
 from ..estimators import registry
@@ -43,10 +48,15 @@ OVERHEAD_SECONDS = 0.02
 
 @dataclass(frozen=True)
 class Rates:
-    """How fast this machine does the two kinds of work a fit is made of."""
+    """How fast this machine does the kinds of work a fit is made of."""
 
-    flops: float  # dense matrix-product flops per second
+    flops: float  # dense matrix-product flops per second, with a large fit's BLAS threads
     kernel_values: float  # Gaussian kernel values per second (distances and exponentials)
+    serial_flops: float = 0.0  # the same on one thread (0: as ``flops``)
+
+    @property
+    def one_thread_flops(self) -> float:
+        return self.serial_flops or self.flops
 
 
 @dataclass(frozen=True)
@@ -86,7 +96,10 @@ def format_bytes(n: int | float) -> str:
 @cache
 def measure_rates() -> Rates:
     """Time a 500 x 500 matrix product and 500 000 Gaussian kernel values (best of three), with
-    the BLAS threads a large fit gets (:func:`kfdviz.pipeline.threads.blas_threads`)."""
+    the BLAS threads a large fit gets (:func:`kfdviz.pipeline.threads.blas_threads`), and the
+    product on one thread in that thread's CPU time: the programs' times it scales were measured
+    in CPU time (kfdviz.estimators.program_cost), so that other work on a busy machine does not
+    make every program fit look long."""
     rng = np.random.default_rng(0)
     A = rng.standard_normal((500, 500))
     B = rng.standard_normal((500, 500))
@@ -94,19 +107,25 @@ def measure_rates() -> Rates:
     Z = rng.standard_normal((500, 2))
     kern = Kernel("rbf", 1.0)
 
-    def best(func) -> float:
+    def best(func, clock=time.perf_counter) -> float:
         func()  # warm up (thread pools, caches)
         times = []
         for _ in range(3):
-            t0 = time.perf_counter()
+            t0 = clock()
             func()
-            times.append(time.perf_counter() - t0)
+            times.append(clock() - t0)
         return max(min(times), 1e-6)
 
     with blas_threads(SMALL_PROBLEM):
         gemm = best(lambda: A @ B)
         values = best(lambda: kern(X, Z, cache=False))
-    return Rates(flops=2 * 500**3 / gemm, kernel_values=X.shape[0] * Z.shape[0] / values)
+    with threadpool_limits(limits=1, user_api="blas"):
+        serial = best(lambda: A @ B, clock=time.thread_time)
+    return Rates(
+        flops=2 * 500**3 / gemm,
+        kernel_values=X.shape[0] * Z.shape[0] / values,
+        serial_flops=2 * 500**3 / serial,
+    )
 
 
 def estimate(
@@ -136,6 +155,7 @@ def estimate(
     kernel = params.get("kernel") or "rbf"
     kernel_values = work.kernel_values * _relative_cost(kernel)
     flops = work.flops
+    serial_flops = work.serial_flops
     big = work.peak_bytes
 
     # The picture: the grid (two small exponential factors and a product for Gaussians).
@@ -148,10 +168,10 @@ def estimate(
         kernel_values += n * n
     big += min(CHUNK_BYTES, 8.0 * 3.0 * n * m) + 8.0 * 4.0 * g2
 
-    rates = rates if rates is not None else _rates_for(kernel_values, flops)
+    rates = rates if rates is not None else _rates_for(kernel_values, flops + serial_flops)
     parts = {
         "kernel": kernel_values / rates.kernel_values,
-        "linear algebra": flops / rates.flops,
+        "linear algebra": flops / rates.flops + serial_flops / rates.one_thread_flops,
         "overhead": OVERHEAD_SECONDS,
     }
     return Estimate(sum(parts.values()), int(big), n, m, parts)

@@ -114,6 +114,9 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     qtbot.waitUntil(lambda: w.size() == size, timeout=5_000)
     # the undo history is intact: the drawn point is the last step
     wait_idle(qtbot, w)
+    # the plot has its size again, the picture covers it: no fit follows the view either
+    qtbot.wait(3 * w.fit.grid_box.settle.interval())
+    wait_idle(qtbot, w)
     assert w.pictures.main_slot.result is result, "no slide's fit lands on the user's picture"
     np.testing.assert_array_equal(w.workspace.input_view.result.X, result.X)
     n = w.data.n

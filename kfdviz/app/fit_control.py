@@ -6,7 +6,8 @@ dirty slots of the layout are fitted: the active slot's parameters are read from
 panel and validated (a bad value is marked on its widget and nothing is fitted), the other
 slots' are validated as stored; a fit predicted to be large waits for the user's answer
 (``LargeDataGuard``). A request per slot is frozen and submitted; the worker cancels what the
-slot was still fitting.
+slot was still fitting. Its grid box follows what the plots show (``GridBox``: a pan, zoom or
+resize past the pictures refits them over the visible range).
 
 Outcomes come back as data on the GUI thread. Each request remembers the data version it was
 made from; a slot counts as drawn (or failed) for that version only, so :meth:`is_settled` and

@@ -6,7 +6,8 @@ dirty slots of the layout are fitted: the active slot's parameters are read from
 panel and validated (a bad value is marked on its widget and nothing is fitted), the other
 slots' are validated as stored; a fit predicted to be large waits for the user's answer
 (``LargeDataGuard``). A request per slot is frozen and submitted; the worker cancels what the
-slot was still fitting.
+slot was still fitting. Its grid box follows what the plots show (``GridBox``: a pan, zoom or
+resize past the pictures refits them over the visible range).
 
 Outcomes come back as data on the GUI thread. Each request remembers the data version it was
 made from; a slot counts as drawn (or failed) for that version only, so :meth:`is_settled` and
@@ -28,6 +29,7 @@ from ..estimators import registry
 from ..pipeline import FitFailure, FitRequest, GridSpec
 from ..workers import FitWorker
 from .algorithm_panel import KERNEL_NAMES
+from .grid_box import GridBox
 from .large_data import LargeDataGuard
 from .live_refit import LiveRefit
 from .picture_marks import Fix, PictureMarks
@@ -93,6 +95,8 @@ class FitControl(QObject):
             algorithm_panel=self.panel,
             status=status,
         )
+        # the grid's box follows the plots' visible range (grid_box.py)
+        self.grid_box = GridBox(self, fit=self, workspace=workspace, pictures=pictures, data=data)
 
     # -- what changed ----------------------------------------------------------------------------
     def data_changed(self, kind: str) -> None:
@@ -209,7 +213,7 @@ class FitControl(QObject):
             test_mask=data.test_mask(),
             slot=slot.name,
             feature=slot.feature,
-            grid=GridSpec(resolution=self.pictures.resolution, box=self.workspace.picture_box()),
+            grid=GridSpec(resolution=self.pictures.resolution, box=self.grid_box.box()),
             with_svr=self.pictures.with_svr and data.regression,
             draft=self.live_refit.draft(),  # see live_refit.py
         )
@@ -292,7 +296,8 @@ class FitControl(QObject):
             self.marks.progress(slot, fraction, message)
 
     # -- state -----------------------------------------------------------------------------------
-    def _waiting(self, names) -> bool:
+    def waiting(self, names) -> bool:
+        """Whether a fit runs, or one of ``names`` waits to be fitted."""
         if self.worker.is_busy() or self.debounce.isActive():
             return True
         return any(name in self.dirty for name in names)
@@ -301,7 +306,7 @@ class FitControl(QObject):
         """Nothing left to do: every slot of the layout has a fit or a failure for the current
         data and parameters, and no fit is running or waiting."""
         names = self.pictures.layout_slot_names()
-        if self._waiting(names):
+        if self.waiting(names):
             return False
         v = self.data.version
         return all(
@@ -312,7 +317,7 @@ class FitControl(QObject):
     def is_up_to_date(self) -> bool:
         """Every slot of the layout shows a fit of the current data and parameters."""
         names = self.pictures.layout_slot_names()
-        if self._waiting(names):
+        if self.waiting(names):
             return False
         return all(
             self.drawn_version.get(s) == self.data.version
@@ -324,6 +329,7 @@ class FitControl(QObject):
         """Stop for good (the window closes): no more fits, the thread joined."""
         self.closing = True
         self.debounce.stop()
+        self.grid_box.settle.stop()
         self.worker.shutdown()
 
 

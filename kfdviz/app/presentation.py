@@ -2,18 +2,21 @@
 
 F5 (or View → Presentation) puts the window in full screen with the docks, the toolbar, the menu
 and the status bar hidden, and everything drawn larger: axis text of 20 pt and more, thick level
-sets and boundaries, big markers — readable from the back of a lecture hall. The deck (an ordered
-list of presets, edited in a small dialog, kept in the settings and in ``.kfddeck`` files) is
-stepped with the keys a clicker sends: Right, Down, PageDown or Space for the next slide, Left,
-Up or PageUp for the previous one, Home and End for the first and the last. Esc (or F5) leaves,
-and the window comes back exactly as it was: docks, geometry, the user's points with their undo
-history, the algorithms and their parameters, the zoom.
+sets and boundaries, big markers — readable from the back of a lecture hall. The first slide is
+the picture on screen (its data, algorithms and parameters, titled by the algorithm and the data
+set), the deck's presets follow (an ordered list, edited in a small dialog, kept in the settings
+and in ``.kfddeck`` files). The slides are stepped with the keys a clicker sends: Right, Down,
+PageDown or Space for the next slide, Left, Up or PageUp for the previous one, Home and End for
+the first and the last. Esc (or F5) leaves, and the window comes back exactly as it was: docks,
+geometry, the user's points with their undo history, the algorithms and their parameters, the
+zoom and the pictures (not refitted when nothing changed).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -31,8 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .. import datasets, presets
 from .. import deck as decks
-from .. import presets
+from ..estimators import registry
 from .file_dialogs import ask_open_path, ask_save_path
 
 TITLE_POINTS = 26.0  # the slide's title
@@ -42,6 +46,27 @@ NEXT_KEYS = {Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_PageDown, Qt.Key.Key_
 PREVIOUS_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_PageUp}
 SLIDE_KEYS = NEXT_KEYS | PREVIOUS_KEYS | {Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Escape}
 DECK_FILTER = f"kfdviz decks (*{decks.SUFFIX});;All files (*)"
+
+
+def picture_title(pictures, generator) -> str:
+    """The title of the slide showing the picture on screen: its algorithms, and the data set
+    its points were generated as (``generator``: (name, params, seed) or None)."""
+    if pictures.layout_name == "compare":
+        slots = pictures.shown_compare_slots()
+    else:
+        slots = [pictures.main_slot]
+    names = [
+        registry.get(s.algorithm).title if s.algorithm in registry.ALGORITHMS else s.algorithm
+        for s in slots
+    ]
+    what = " versus ".join(dict.fromkeys(names))
+    if generator is None:
+        return what
+    try:
+        data_name = datasets.describe(generator[0])["title"]
+    except (KeyError, ValueError):
+        return what
+    return f"{what} — {data_name}"
 
 
 class _SlideKeys(QObject):
@@ -281,6 +306,11 @@ class Presenter(QObject):
         workspace.add_banner(self.slide_title)
         self._deck_override: list[str] | None = None
         self._before: dict | None = None
+        # Whether the user's points are the data model's (slide 0), and the data version they
+        # were shown at: a later version means they were edited while presenting.
+        self._user_shown = False
+        self._user_version = -1
+        self._user_edited = False
         self._slide_keys: _SlideKeys | None = None
         self._state_after_resize = None
 
@@ -294,10 +324,19 @@ class Presenter(QObject):
         self._deck_override = names
         self.stored.save(deck=names)
         if self.presenting:
-            self.go_to_slide(min(self.slide_index, len(names) - 1))
+            index = min(self.slide_index, len(names))
+            if index == self.slide_index:
+                self._show_counter()
+            else:
+                self.go_to_slide(index)
 
     def slides(self) -> list[str]:
+        """The deck's presets (the slides after the first, the picture on screen)."""
         return list(self._deck_override) if self._deck_override else self.deck()
+
+    def slide_count(self) -> int:
+        """The picture on screen, then the deck's presets."""
+        return len(self.slides()) + 1
 
     def edit_deck(self) -> DeckDialog:
         dialog = DeckDialog(self.window, self.slides())
@@ -317,9 +356,9 @@ class Presenter(QObject):
         if self.presenting:
             return
         w = self.window
-        slides = self.slides()
         self.autosave.pause(True)
         self._before = self._snapshot()
+        self._user_shown, self._user_version, self._user_edited = True, self.data.version, False
         self._state_after_resize = None
         self.presenting = True
         self._hide_chrome()
@@ -334,7 +373,7 @@ class Presenter(QObject):
         self._slide_keys = _SlideKeys(w, self.slide_key)
         QApplication.instance().installEventFilter(self._slide_keys)
         self.slide_index = -1
-        self.go_to_slide(max(0, min(start, len(slides) - 1)))
+        self.go_to_slide(max(0, min(start, self.slide_count() - 1)))
 
     def leave(self) -> None:
         if not self.presenting:
@@ -362,32 +401,63 @@ class Presenter(QObject):
         elif key == Qt.Key.Key_Home:
             self.go_to_slide(0)
         elif key == Qt.Key.Key_End:
-            self.go_to_slide(len(self.slides()) - 1)
+            self.go_to_slide(self.slide_count() - 1)
 
     def next_slide(self) -> None:
-        self.go_to_slide(min(self.slide_index + 1, len(self.slides()) - 1))
+        self.go_to_slide(min(self.slide_index + 1, self.slide_count() - 1))
 
     def previous_slide(self) -> None:
         self.go_to_slide(max(self.slide_index - 1, 0))
 
     def go_to_slide(self, index: int) -> None:
-        slides = self.slides()
-        if not self.presenting or not slides or index == self.slide_index:
+        """Show slide ``index``: 0 is the picture on screen when presenting began, 1 and on
+        the deck's presets."""
+        if not self.presenting or index == self.slide_index:
             return
         self.slide_index = index
-        name = slides[index]
         # Fit once the slide's layout has its final size, so the picture fills its plots.
         self.fit.slide_pending = True
-        self.files.load_preset(name)
+        if index == 0:
+            self._show_user_picture()
+            title = picture_title(self.pictures, self.files.generator_state)
+        else:
+            self._put_user_points_aside()
+            name = self.slides()[index - 1]
+            self.files.load_preset(name)
+            title = presets.get(name).title
         self._hide_chrome()  # a change of layout brings back docks it had put away
         if self.sweep.spec is not None:
             self.workspace.sweep_dock.show()  # the slide's figure is the sweep's curves
         self.workspace.set_view_scale(SCALE, presenting=True)
-        title = presets.get(name).title
-        self.slide_counter.show_slide(index, len(slides), title)
         self.slide_title.setText(title)
         self.slide_title.show()
+        self._show_counter()
         QTimer.singleShot(0, self._settle_slide)
+
+    def _show_counter(self) -> None:
+        self.slide_counter.show_slide(self.slide_index, self.slide_count(), self.slide_title.text())
+
+    def _put_user_points_aside(self) -> None:
+        """Keep the user's points (with their undo history) out of the deck's presets' way."""
+        if not self._user_shown:
+            return
+        self._user_edited |= self.data.version != self._user_version
+        self._before["data"] = self.data.detach()
+        self._user_shown = False
+
+    def _show_user_picture(self) -> None:
+        """Back to the user's points, algorithms and pictures (slide 0, after a deck slide)."""
+        if self._user_shown:
+            return
+        self.fit.cancel()
+        self.sweep.cancel()
+        self._put_back_pictures(self._before)
+        self.workspace.set_docks_before_compare(None)
+        self.workspace.set_layout(self.pictures.layout_name, fit=False)
+        self._attach_user_points(self._before)
+        self.workspace.refresh_points(reframe=True)
+        self.fit.forget_pending()  # the slide's fit follows (_settle_slide)
+        self.sweep.restore(*self._before["sweep"])
 
     def _settle_slide(self) -> None:
         if not self.fit.slide_pending:
@@ -426,7 +496,7 @@ class Presenter(QObject):
             "sweep_dock": ws.sweep_dock.toggleViewAction().isChecked(),
             "toolbar": self.toolbar.isVisible(),
             "banner": self.autosave.banner.isVisible(),
-            "data": self.data.detach(),
+            "data": None,  # the user's points, once a deck slide puts them aside
             "regression": self.data.regression,
             "pictures": self.pictures.snapshot(),
             "docks_before_compare": ws.docks_before_compare(),
@@ -457,16 +527,8 @@ class Presenter(QObject):
         self.toolbar.setVisible(snap["toolbar"])
         self.autosave.banner.setVisible(snap["banner"])
         # the picture
-        p.restore(snap["pictures"])
-        self.files.restore_document(snap["document"])
-        ratio, _seed = snap["split"]
-        ws.data_panel.set_test_ratio(ratio)
-        ws.data_panel.set_regression(snap["regression"])
-        ws.algorithm_panel.blockSignals(True)
-        ws.algorithm_panel.set_mode("regression" if snap["regression"] else "classification")
-        ws.algorithm_panel.blockSignals(False)
-        if ws.compare_panels():
-            ws.compare_view.set_mode(p.compare_mode)
+        edited = self._user_edited or (self._user_shown and self.data.version != self._user_version)
+        self._put_back_pictures(snap)
         ws.set_docks_before_compare(None)
         ws.set_layout(p.layout_name, fit=False)
         ws.set_docks_before_compare(snap["docks_before_compare"])
@@ -477,8 +539,9 @@ class Presenter(QObject):
             # The window system resizes the window later: the docks' sizes are relative to the
             # window's, so lay them out again once it has its size.
             self._state_after_resize = (snap["size"], snap["state"])
-        # the fits of the user's data are still there: show them, no refit
-        self.data.attach(snap["data"], notify=False)
+        # the fits of the user's data are still there: show them, no refit (unless the points
+        # were edited on the first slide)
+        self._attach_user_points(snap)
         ws.refresh_points(reframe=True)
         self._relayout_plots()
         fit.slide_pending = False
@@ -486,7 +549,8 @@ class Presenter(QObject):
         for name in p.layout_slot_names():
             slot = p.slot(name)
             if slot.result is not None:
-                fit.mark_drawn(name)
+                if not edited:
+                    fit.mark_drawn(name)
                 ws.draw(slot.result)
         self.sweep.restore(*snap["sweep"])
         ws.sweep_dock.setVisible(snap["sweep_dock"])  # restoreState put back the others
@@ -494,14 +558,35 @@ class Presenter(QObject):
         ws.input_view.viewbox.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
         kind, text = snap["status"]
         self.status.show(text, kind=kind)
-        if not all(p.slot(n).result is not None for n in p.layout_slot_names()):
+        if edited or not all(p.slot(n).result is not None for n in p.layout_slot_names()):
             fit.request_fit(now=True)
+
+    def _put_back_pictures(self, snap: dict) -> None:
+        """The user's slots (a copy: a slide's fits must not change the snapshot), document,
+        split and mode, as they were when presenting began."""
+        ws = self.workspace
+        self.pictures.restore(snap["pictures"].snapshot())
+        self.files.restore_document(snap["document"])
+        ratio, _seed = snap["split"]
+        ws.data_panel.set_test_ratio(ratio)
+        ws.data_panel.set_regression(snap["regression"])
+        ws.algorithm_panel.blockSignals(True)
+        ws.algorithm_panel.set_mode("regression" if snap["regression"] else "classification")
+        ws.algorithm_panel.blockSignals(False)
+        if ws.compare_panels():
+            ws.compare_view.set_mode(self.pictures.compare_mode)
+
+    def _attach_user_points(self, snap: dict) -> None:
+        """The user's points back in the data model, if a deck slide put them aside."""
+        if self._user_shown:
+            return
+        self.data.attach(snap["data"], notify=False)
+        snap["data"] = None
+        self._user_shown, self._user_version = True, self.data.version
 
     def _relayout_plots(self) -> None:
         """Fit every plot's scene to its widget again. A plot that shrank while its large
         presentation-size text still set its minimum keeps the larger scene otherwise."""
-        import pyqtgraph as pg
-
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         for view in self.window.findChildren(pg.GraphicsView):
             view.resizeEvent(None)

@@ -5,19 +5,26 @@ vectors against σ for two pipelines) gets a "Sweep" dock below the pictures: on
 measure, σ on a logarithmic axis, one curve per pipeline (dashed as in the paper where the sweep
 says so). The sweep runs on its own worker thread, so the pictures keep fitting meanwhile; it
 shows its progress, can be cancelled, and is marked out of date when the data change.
+
+The curves on screen are always a whole sweep: while one is computed the plots are empty under a
+busy card (its progress, Cancel), and curves of data since edited are greyed with the reason.
+One legend names the curves for all the plots, in its own row above them, so it covers no curve.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QFont
+from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
+from PySide6.QtCore import QObject, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -25,29 +32,126 @@ from PySide6.QtWidgets import (
 from ..figure import palette
 from ..pipeline import FitFailure
 from ..sweep import METRICS, Sweep
+from ..views.overlay import PictureOverlay
 from ..workers import FitWorker, SweepOutcome, SweepRequest, run_sweep_request
 
-LEGEND_MARGIN = 4  # pixels around the legend's strip above a plot
-MIN_LEGEND_POINTS = 6.0
+LINE_WIDTH = 2.2  # pixels, times the scale
+SYMBOL_SIZE = 8.0  # pixels, times the scale
+LEGEND_SPACING = 18  # pixels between the legend's entries side by side
 
 
-def _legend_layout(legend: pg.LegendItem, columns: int, points: float) -> None:
-    """Lay the legend's entries out in ``columns`` with text of ``points``; its size follows."""
-    size = f"{points:.3g}pt"
-    if legend.labelTextSize() != size:
-        legend.setLabelTextSize(size)
-        for _sample, label in legend.items:
-            label.setText(label.text)  # (setLabelTextSize sets it for the next text)
-    legend.setColumnCount(columns)
-    # the entries' preferred sizes (LegendItem.updateSize sums their current, possibly stale,
-    # geometries)
-    legend.layout.invalidate()
-    hint = legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize)
-    legend.setGeometry(0, 0, hint.width(), hint.height())
+def text_points(scale: float) -> float:
+    """The size of the panel's text (heading, legend, status): 9 pt, half as much larger as
+    the plots' text in presentation mode (it is read, not looked up)."""
+    return 9.0 * (1.0 + 0.5 * (scale - 1.0))
+
+
+def curve_style(k: int, dashed: bool, scale: float, theme) -> dict:
+    """How curve ``k`` is drawn: its pen, marker and marker colours (plots and legend alike)."""
+    color = palette.class_color(k)
+    return {
+        "pen": pg.mkPen(
+            color,
+            width=LINE_WIDTH * scale,
+            style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine,
+        ),
+        "symbol": palette.class_symbol(k),
+        "symbolSize": SYMBOL_SIZE * scale,
+        "symbolBrush": color,
+        "symbolPen": theme.point_edge,
+    }
+
+
+def _swatch(style: dict, height: int) -> QPixmap:
+    """A piece of a curve's line with its marker in the middle, ``height`` pixels high."""
+    width = round(2.6 * height)
+    ratio = 2.0  # drawn at twice the size: sharp on high-density screens too
+    pix = QPixmap(round(width * ratio), round(height * ratio))
+    pix.setDevicePixelRatio(ratio)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(style["pen"])
+    painter.drawLine(QPointF(0, height / 2), QPointF(width, height / 2))
+    painter.translate(width / 2, height / 2)
+    edge = QPen(QColor(style["symbolPen"]))
+    edge.setCosmetic(True)
+    drawSymbol(
+        painter, style["symbol"], style["symbolSize"], edge, pg.mkBrush(style["symbolBrush"])
+    )
+    painter.end()
+    return pix
+
+
+class SweepLegend(QWidget):
+    """The curves' names beside their line and marker, once for all the sweep's plots, in a row
+    of its own above them: it covers no curve of any plot. The entries stand side by side when
+    the row is wide enough, else one above the other."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("sweepLegend")
+        # the panel decides the width (a long legend must not widen the dock): the entries
+        # are arranged for the width given
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setHorizontalSpacing(LEGEND_SPACING)
+        self.grid.setVerticalSpacing(2)
+        self.entries: list[QWidget] = []
+        self.columns = 0
+
+    def set_entries(self, entries: list[tuple[str, dict]], points: float) -> None:
+        """``entries``: (label, curve style) per curve; text of ``points``."""
+        for entry in self.entries:
+            self.grid.removeWidget(entry)
+            entry.deleteLater()
+        self.entries = []
+        font = QFont(self.font())
+        font.setPointSizeF(points)
+        for label, style in entries:
+            entry = QWidget(self)
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(6)
+            swatch = QLabel()
+            swatch.setObjectName("swatch")
+            text = QLabel(label)
+            text.setFont(font)
+            height = max(round(1.2 * text.fontMetrics().height()), round(style["symbolSize"]) + 4)
+            swatch.setPixmap(_swatch(style, height))
+            row.addWidget(swatch)
+            row.addWidget(text)
+            self.entries.append(entry)
+        self.columns = 0
+        self.arrange()
+        self.setVisible(bool(self.entries))
+
+    def arrange(self) -> None:
+        """Side by side if they fit the width, else one above the other."""
+        n = len(self.entries)
+        if n == 0:
+            return
+        wide = sum(e.sizeHint().width() for e in self.entries) + LEGEND_SPACING * (n - 1)
+        columns = n if wide <= self.width() else 1
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for entry in self.entries:
+            self.grid.removeWidget(entry)
+        for i, entry in enumerate(self.entries):
+            self.grid.addWidget(entry, i // columns, i % columns, Qt.AlignmentFlag.AlignLeft)
+        for c in range(n + 1):
+            self.grid.setColumnStretch(c, 1 if c == columns else 0)
+        self.updateGeometry()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.arrange()
 
 
 class SweepPanel(QWidget):
-    """The sweep's curves, with Run / Cancel and a progress bar."""
+    """The sweep's curves, with Run / Cancel, a progress bar and one legend for all plots."""
 
     drawn = Signal(object)  # a SweepResult, once its curves are drawn
     run_requested = Signal()
@@ -73,22 +177,33 @@ class SweepPanel(QWidget):
         self.progress.hide()
         self.status = QLabel("")
         self.status.setWordWrap(True)
+        self.legend = SweepLegend()
+        self.legend.hide()
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
         top.addWidget(self.progress)
         top.addWidget(self.cancel_button)
         top.addWidget(self.run_button)
-        self.plots_row = QHBoxLayout()
+        self.plots_area = QWidget()
+        self.plots_row = QHBoxLayout(self.plots_area)
+        self.plots_row.setContentsMargins(0, 0, 0, 0)
         self.plots: list[pg.PlotWidget] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addLayout(top)
-        layout.addLayout(self.plots_row, 1)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.plots_area, 1)
         layout.addWidget(self.status)
+        # a sweep being computed, or curves of data since edited (overlay.py)
+        self.overlay = PictureOverlay(self.plots_area, theme=self.theme)
+        self.overlay.cancel_requested.connect(self.cancel_requested)
+        self.overlay.fix_requested.connect(self.run_requested)
 
     def set_sweep(self, sweep: Sweep | None) -> None:
         self.sweep = sweep
         self.result = None
+        self.overlay.clear()
+        self.legend.set_entries([], text_points(self.scale))
         for w in self.plots:
             self.plots_row.removeWidget(w)
             w.deleteLater()
@@ -103,51 +218,16 @@ class SweepPanel(QWidget):
             item = w.getPlotItem()
             item.hideButtons()
             item.setLogMode(x=bool(sweep.log), y=False)
-            item.showGrid(x=True, y=True, alpha=0.25)
+            item.vb.setDefaultPadding(0.05)  # the end points' markers whole
             item.setLabel("left", METRICS[metric])
             item.setLabel("bottom", self._param_name())
-            back = pg.mkColor(self.theme.background)
-            back.setAlpha(210)
-            # Above the plot area, not over the curves: placed by _place_legend.
-            legend = item.addLegend(offset=None, brush=pg.mkBrush(back))
-            legend.setParentItem(item)
-            item.vb.sigResized.connect(lambda _vb, w=w: self._place_legend(w))
             self.plots.append(w)
             self.plots_row.addWidget(w, 1)
+        self._show_scales(False)
         self.set_theme(self.theme)
         if self.scale != 1.0:
             self.set_scale(self.scale)
         self.status.setText("")
-
-    def _place_legend(self, w: pg.PlotWidget) -> None:
-        """The legend in a strip of its own above the plot area, right-aligned: its entries
-        side by side when they fit the plot's width, else one above the other, in smaller type
-        if even that is too wide."""
-        item = w.getPlotItem()
-        legend = item.legend
-        if legend is None:
-            return
-        n = len(legend.items)
-        if n == 0:
-            legend.hide()
-            if item.layout.rowMinimumHeight(0) != 0:
-                item.layout.setRowFixedHeight(0, 0)
-            return
-        legend.show()
-        room = item.width() - 2 * LEGEND_MARGIN
-        points = 9.0 * self.scale
-        _legend_layout(legend, n, points)
-        if n > 1 and legend.width() > room:
-            _legend_layout(legend, 1, points)
-        for _ in range(4):  # the text shrinks, the symbols and gaps do not
-            if not legend.width() > room > 0 or points <= MIN_LEGEND_POINTS:
-                break
-            points = max(MIN_LEGEND_POINTS, 0.98 * points * room / legend.width())
-            _legend_layout(legend, 1, points)
-        height = legend.height() + 2 * LEGEND_MARGIN
-        if abs(item.layout.rowMinimumHeight(0) - height) > 0.5:
-            item.layout.setRowFixedHeight(0, height)
-        legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-LEGEND_MARGIN, LEGEND_MARGIN))
 
     def _param_name(self) -> str:
         """The swept parameter's symbol ("σ" of "σ (Gaussian width, …)")."""
@@ -157,6 +237,7 @@ class SweepPanel(QWidget):
 
     def set_theme(self, theme) -> None:
         self.theme = theme
+        self.overlay.set_theme(theme)
         for w in self.plots:
             w.setBackground(theme.background)
             for name in ("left", "bottom"):
@@ -172,7 +253,9 @@ class SweepPanel(QWidget):
         if self.scale != 1.0:
             tick = QFont()
             tick.setPointSizeF(9.0 * self.scale)
-        size = f"{9 * self.scale:g}pt"
+        # the axes' titles as large as the panel's text: at the plots' tick size they would
+        # be longer than a slide's short plots are high
+        size = f"{text_points(self.scale):g}pt"
         for w, metric in zip(self.plots, self.sweep.metrics if self.sweep else (), strict=False):
             item = w.getPlotItem()
             for name in ("left", "bottom"):
@@ -180,61 +263,74 @@ class SweepPanel(QWidget):
             item.getAxis("left").setWidth(round(50 * self.scale))
             item.setLabel("left", METRICS[metric], **{"font-size": size})
             item.setLabel("bottom", self._param_name(), **{"font-size": size})
-            if item.legend is not None:
-                item.legend.setLabelTextSize(size)
-                self._place_legend(w)
         for label in (self.heading, self.status):
             font = QFont(label.font())
-            font.setPointSizeF(9.0 * (1.0 + 0.5 * (self.scale - 1.0)))
+            font.setPointSizeF(text_points(self.scale))
             label.setFont(font)
         if self.result is not None:
             self.show_result(self.result, emit=False)
 
     def set_running(self, running: bool) -> None:
+        """A sweep starts (its curves will be whole: the plots wait empty under a busy card)
+        or ends."""
         self.run_button.setEnabled(not running)
         self.cancel_button.setVisible(running)
         self.progress.setVisible(running)
         if running:
+            self.result = None
+            self._clear_curves()
+            self.overlay.show_busy("Computing the sweep…", 0.0)
             self.progress.setValue(0)
             self.status.setText("Computing the sweep…")
+        elif self.overlay.state == "busy":
+            self.overlay.clear()
+
+    def _clear_curves(self) -> None:
+        for w in self.plots:
+            w.getPlotItem().clear()
+        self.legend.set_entries([], text_points(self.scale))
+        self._show_scales(False)
+
+    def _show_scales(self, on: bool) -> None:
+        """Tick values and grid only with curves: empty plots show no made-up range."""
+        for w in self.plots:
+            item = w.getPlotItem()
+            for name in ("left", "bottom"):
+                item.getAxis(name).setStyle(showValues=on)
+            item.showGrid(x=on, y=on, alpha=0.25)
 
     def set_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(100 * fraction))
         self.status.setText(message)
+        if self.overlay.state == "busy":
+            self.overlay.show_busy(f"Computing the sweep: {message}", fraction)
 
     def mark_stale(self, text: str) -> None:
+        """The curves shown are not of the data on screen: greyed, with ``text`` and Run."""
         self.status.setText(text)
+        if any(w.getPlotItem().listDataItems() for w in self.plots):
+            self.overlay.show_stale(text, "Run sweep")
 
     def show_result(self, result, *, emit: bool = True) -> None:
         self.result = result
+        self.overlay.clear()
         sweep = result.sweep
         x = np.asarray(result.values, dtype=float)
-        s = self.scale
+        styles = [
+            curve_style(k, curve.dashed, self.scale, self.theme)
+            for k, curve in enumerate(sweep.curves)
+        ]
+        self._show_scales(True)
         for w, metric in zip(self.plots, sweep.metrics, strict=False):
             item = w.getPlotItem()
             item.clear()
-            if item.legend is not None:
-                item.legend.clear()
-            for k, curve in enumerate(sweep.curves):
+            for curve, style in zip(sweep.curves, styles, strict=True):
                 y = np.asarray(result.metrics[curve.label][metric], dtype=float)
-                color = palette.class_color(k)
-                pen = pg.mkPen(
-                    color,
-                    width=2.2 * s,
-                    style=Qt.PenStyle.DashLine if curve.dashed else Qt.PenStyle.SolidLine,
-                )
-                item.plot(
-                    x,
-                    y,
-                    pen=pen,
-                    symbol=palette.class_symbol(k),
-                    symbolSize=8 * s,
-                    symbolBrush=color,
-                    symbolPen=self.theme.point_edge,
-                    name=curve.label,
-                    connect="finite",
-                )
-            self._place_legend(w)
+                item.plot(x, y, name=curve.label, connect="finite", **style)
+        self.legend.set_entries(
+            [(curve.label, style) for curve, style in zip(sweep.curves, styles, strict=True)],
+            text_points(self.scale),
+        )
         parts = []
         for curve in sweep.curves:
             acc = result.metrics[curve.label].get("accuracy")

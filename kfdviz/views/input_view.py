@@ -28,6 +28,9 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 PICK_PIXELS = 9
 # The colour bar is labelled at round values about span / COLORBAR_TICKS apart.
 COLORBAR_TICKS = 6
+# The bottom axis's height (ticks and their labels at 9 pt): fixed, as the left axis's width is,
+# so that the plot area keeps its size whatever the ticks say (the picture's box is fitted to it).
+BOTTOM_AXIS_PIXELS = 20
 # When at most this many points moved (and none changed class or role), their markers are moved
 # in place instead of every marker being drawn anew.
 MOVED_IN_PLACE = 8
@@ -142,6 +145,7 @@ class InputSpaceView(QWidget):
         # A fixed axis width: tick labels of another length must not change the plot's size
         # (the picture's box is fitted to it).
         self.item.getAxis("left").setWidth(44)
+        self.item.getAxis("bottom").setHeight(BOTTOM_AXIS_PIXELS)
         self.compact = compact
         self._title_shown: tuple | None = None
         self._title_whole: tuple[str, dict] | None = None  # the title before it is cut
@@ -156,6 +160,12 @@ class InputSpaceView(QWidget):
             values=(-1, 1), width=12, interactive=False, colorMapMenu=False
         )
         self.colorbar.setImageItem(self.image)
+        # the axes' tick offsets and the colour bar's width as built (scale 1.0)
+        self._plain_axes = {
+            id(axis): list(axis.style["tickTextOffset"])
+            for axis in (self.item.getAxis("left"), self.item.getAxis("bottom"), self.colorbar.axis)
+        }
+        self._plain_axes["colorbar"] = self.colorbar.axis.fixedWidth
         self._cmap_key: tuple | None = None  # what the colour map was made for
         self._colorbar_shown = False
         self._show_colorbar(True)
@@ -246,11 +256,21 @@ class InputSpaceView(QWidget):
         if self.scale != 1.0:
             font = QFont()
             font.setPointSizeF(9.0 * self.scale)
+        # At 1.0 the axes are as built (pyqtgraph's offsets and heights), so that leaving
+        # presentation mode gives the plot area the size it had, and its pictures still fill it.
+        plain = self.scale == 1.0
         for axis in (self.item.getAxis("left"), self.item.getAxis("bottom"), self.colorbar.axis):
-            axis.setStyle(tickFont=font, tickTextOffset=round(3 * self.scale))
+            if plain:  # pyqtgraph's (x, y) pair, which setStyle does not take
+                axis.style["tickTextOffset"] = list(self._plain_axes[id(axis)])
+                axis.setStyle(tickFont=font)
+            else:
+                axis.setStyle(tickFont=font, tickTextOffset=round(3 * self.scale))
         self.item.getAxis("left").setWidth(round(44 * self.scale))
-        self.item.getAxis("bottom").setHeight(round(max(30.0, 26 * self.scale)))
-        self.colorbar.axis.setWidth(round(44 * self.scale))
+        bottom = BOTTOM_AXIS_PIXELS if plain else round(max(30.0, 26 * self.scale))
+        self.item.getAxis("bottom").setHeight(bottom)
+        self.colorbar.axis.setWidth(
+            self._plain_axes["colorbar"] if plain else round(44 * self.scale)
+        )
         self.set_theme(self.theme)
 
     def title_size(self) -> str:

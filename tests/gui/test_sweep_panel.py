@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
@@ -104,21 +105,59 @@ def _synthetic_result():
     return SweepResult(sweep, values, metrics)
 
 
-def _curve_points_in_scene(plot):
+def _curve_points_on_screen(plot) -> list:
+    """Every marker of the plot's curves, in global (screen) coordinates."""
+    from PySide6.QtCore import QPointF
+
     item = plot.getPlotItem()
     points = []
     for curve in item.listDataItems():
         x, y = curve.getData()  # in view coordinates (log10 of σ on the log axis)
         for xi, yi in zip(x, y, strict=True):
-            points.append(item.vb.mapViewToScene(pg.Point(xi, yi)))
+            if np.isfinite(xi) and np.isfinite(yi):
+                scene = item.vb.mapViewToScene(pg.Point(xi, yi))
+                widget = plot.mapFromScene(scene)
+                points.append(QPointF(plot.viewport().mapToGlobal(widget)))
     return points
 
 
-@pytest.mark.parametrize("scale", [1.0, 2.3])
-@pytest.mark.parametrize("size", [(1600, 420), (900, 420)])
-def test_the_legend_stays_clear_of_the_curves(qtbot, scale, size):
-    from PySide6.QtCore import QRectF
+def _global_rect(widget):
+    from PySide6.QtCore import QPoint, QRectF
 
+    return QRectF(widget.mapToGlobal(QPoint(0, 0)), widget.size().toSizeF())
+
+
+def _plot_area_on_screen(plot):
+    from PySide6.QtCore import QPointF, QRectF
+
+    area = plot.getPlotItem().vb.sceneBoundingRect()
+    top_left = plot.viewport().mapToGlobal(plot.mapFromScene(area.topLeft()))
+    bottom_right = plot.viewport().mapToGlobal(plot.mapFromScene(area.bottomRight()))
+    return QRectF(QPointF(top_left), QPointF(bottom_right))
+
+
+def assert_legend_clear_of_curves(panel, result) -> None:
+    """One legend for all plots, whole, outside every plot area, covering no marker."""
+    legend = panel.legend
+    assert legend.isVisible() and len(legend.entries) == len(result.sweep.curves)
+    box = _global_rect(legend)
+    margin = 0.5 * 8 * panel.scale  # a marker's half size
+    for plot in panel.plots:
+        assert not box.intersects(_plot_area_on_screen(plot)), "outside the plot area"
+        points = _curve_points_on_screen(plot)
+        assert len(points) == len(result.sweep.curves) * len(result.values)
+        near = box.adjusted(-margin, -margin, margin, margin)
+        assert not any(near.contains(p) for p in points)
+    # every entry whole: its text has the room it asks for, inside the legend
+    for entry in legend.entries:
+        text = entry.findChildren(type(panel.status))[-1]
+        assert text.width() >= text.sizeHint().width()
+        assert box.contains(_global_rect(entry))
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.3])
+@pytest.mark.parametrize("size", [(1600, 420), (900, 420), (1024, 340)])
+def test_the_legend_stays_clear_of_the_curves(qtbot, scale, size):
     from kfdviz.app.presentation import SCALE
     from kfdviz.app.sweep_panel import SweepPanel
 
@@ -132,21 +171,49 @@ def test_the_legend_stays_clear_of_the_curves(qtbot, scale, size):
     qtbot.waitExposed(panel)
     panel.show_result(result)
     qtbot.wait(50)  # the layouts settle
-    for plot in panel.plots:
-        item = plot.getPlotItem()
-        legend = item.legend
-        assert legend is not None and legend.isVisible()
-        assert len(legend.items) == len(result.sweep.curves)
-        box = legend.sceneBoundingRect()
-        area = item.vb.sceneBoundingRect()
-        assert not box.intersects(area), "the legend is outside the plot area"
-        points = _curve_points_in_scene(plot)
-        assert points and all(area.adjusted(-1, -1, 1, 1).contains(p) for p in points)
-        assert not any(box.contains(p) for p in points)
-        # the whole legend is on screen, above the plot area
-        assert QRectF(plot.viewport().rect()).contains(plot.mapFromScene(box).boundingRect())
-        assert box.bottom() <= area.top()
-        # every entry has its full text
-        for _sample, label in legend.items:
-            assert label.sceneBoundingRect().width() >= label.item.boundingRect().width() - 1
+    assert_legend_clear_of_curves(panel, result)
+    # side by side when there is room, else one above the other
+    from kfdviz.app.sweep_panel import LEGEND_SPACING
+
+    entries = panel.legend.entries
+    wide = sum(e.sizeHint().width() for e in entries) + LEGEND_SPACING * (len(entries) - 1)
+    tops = [_global_rect(e).top() for e in entries]
+    if wide <= panel.legend.width():
+        assert len(set(tops)) == 1
+    else:
+        assert all(a < b for a, b in itertools.pairwise(tops))
+    if size[0] == 1600 and scale == 1.0:
+        assert wide <= panel.legend.width(), "a wide panel has its legend on one line"
     panel.set_sweep(None)
+    assert not panel.legend.isVisible() and not panel.plots
+
+
+def test_a_running_sweep_shows_no_curves_and_stale_curves_are_greyed(qtbot):
+    from kfdviz.app.sweep_panel import SweepPanel
+
+    panel = SweepPanel()
+    qtbot.addWidget(panel)
+    result = _synthetic_result()
+    panel.set_sweep(result.sweep)
+    panel.resize(900, 420)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_result(result)
+    assert panel.overlay.state == "none"
+    # the data changed: the curves are greyed, with the reason and Run
+    with qtbot.waitSignal(panel.run_requested):
+        panel.mark_stale("The data changed: Run sweep to compute the curves again.")
+        assert panel.overlay.state == "stale" and panel.overlay.card.isVisible()
+        assert "data changed" in panel.overlay.message.text()
+        panel.overlay.fix_button.click()
+    # a new run: nothing of the old curves, a busy card with the progress and Cancel
+    panel.set_running(True)
+    assert panel.overlay.state == "busy" and panel.overlay.card.isVisible()
+    assert all(not p.getPlotItem().listDataItems() for p in panel.plots)
+    assert not panel.legend.isVisible()
+    panel.set_progress(0.4, "fit 4 of 10")
+    assert panel.overlay.progress.value() == 40
+    with qtbot.waitSignal(panel.cancel_requested):
+        panel.overlay.cancel_button.click()
+    panel.set_running(False)
+    assert panel.overlay.state == "none" and not panel.overlay.card.isVisible()

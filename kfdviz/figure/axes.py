@@ -84,11 +84,14 @@ def _plot_rect(
     below: float = 0.0,
     yrange: tuple[float, float] | None = None,
     right_px: float | None = None,
+    bottom_px: float | None = None,
 ) -> QRectF:
     """The axes' rectangle inside ``inner``, leaving room for tick labels and axis titles, and
     for a colour bar (``right`` or ``below``, nominal points; ``right_px`` measured pixels).
-    With ``yrange`` the room for the y tick labels is measured on their text. ``ylabel`` False:
-    no y tick labels and no y title (a row's shared axis)."""
+    With ``yrange`` the room for the y tick labels is measured on their text; ``bottom_px``
+    (measured pixels) replaces the nominal room under the plot. ``ylabel`` False: no y tick
+    labels and no y title (a row's shared axis). With ``aspect`` (width / height of the data
+    box) the rectangle is the largest of that shape, centred in the room."""
     if not ylabel:
         left = c.pt(6)
     elif yrange is not None:
@@ -96,7 +99,7 @@ def _plot_rect(
     else:
         left = c.pt(LEFT_PT)
     right = c.pt(right) if right_px is None else right_px
-    bottom = c.pt(BOTTOM_PT + below)
+    bottom = c.pt(BOTTOM_PT + below) if bottom_px is None else bottom_px
     top = c.pt(TOP_PT)
     r = QRectF(
         inner.left() + left,
@@ -104,15 +107,29 @@ def _plot_rect(
         inner.width() - left - right,
         inner.height() - top - bottom,
     )
-    if aspect is not None and r.width() > 0 and r.height() > 0:
-        # width / height of the data box: keep the data's aspect (one unit is one unit).
-        if r.width() / r.height() > aspect:
-            w = r.height() * aspect
-            r = QRectF(r.left() + 0.5 * (r.width() - w), r.top(), w, r.height())
-        else:
-            h = r.width() / aspect
-            r = QRectF(r.left(), r.top() + 0.5 * (r.height() - h), r.width(), h)
-    return r
+    return r if aspect is None else fit_aspect(r, aspect)
+
+
+def fit_aspect(room: QRectF, aspect: float) -> QRectF:
+    """The largest rectangle of width / height ``aspect`` centred in ``room`` (one data unit is
+    as long across as up)."""
+    r = room
+    if r.width() <= 0 or r.height() <= 0:
+        return r
+    if r.width() / r.height() > aspect:
+        w = r.height() * aspect
+        return QRectF(r.left() + 0.5 * (r.width() - w), r.top(), w, r.height())
+    h = r.width() / aspect
+    return QRectF(r.left(), r.top() + 0.5 * (r.height() - h), r.width(), h)
+
+
+def _x_axis_room(c: _Canvas, title: str) -> float:
+    """Under a plot: the tick marks, one line of tick labels and one line of ``title``, as
+    :func:`_paint_axes` sets them."""
+    room = c.pt(3 + 2) + c.text_height(c.font(7.5)) + c.pt(1)
+    if title:
+        room += c.text_height(c.fitted_font(title, 8.5, c.pt(40)))
+    return room
 
 
 def _widest_tick_label(c: _Canvas, lo: float, hi: float, font: QFont) -> float:

@@ -20,6 +20,7 @@ from . import palette
 from .axes import (
     _colorbar_room,
     _legend_swatch,
+    _y_label_room,
 )
 from .canvas import (
     BOTTOM_PT,
@@ -32,8 +33,12 @@ from .canvas import (
     _Canvas,
 )
 from .paint_input import (
+    MapRooms,
     _bar_label,
+    _colorbar_below_room,
     _paint_input,
+    colorbars_below,
+    map_rooms,
 )
 from .paint_panels import (
     _paint_histogram,
@@ -45,6 +50,8 @@ from .plan import FigurePlan, PanelPlan
 from .project3d import Camera, normalized
 
 # -- the figure ------------------------------------------------------------------------------------
+MARGIN_PT = 5.0  # around the figure
+SHARED_GAP_PT = 4.0  # between the panels of a row that shares one y axis
 ARRANGEMENTS = ("auto", "row", "column", "grid")
 
 
@@ -80,7 +87,7 @@ def paint_figure(
     qp.fillRect(QRectF(0, 0, width, height), c.color(theme.background))
     titles = bool(plan.settings.get("show_titles", True))
 
-    margin = c.pt(8)
+    margin = c.pt(MARGIN_PT)
     top = margin
     if plan.title and titles:
         font, lines = c.fit_text(plan.title, 12.5, width - 2 * margin, bold=True)
@@ -111,26 +118,24 @@ def paint_figure(
             continue
         row_header = max(heights[i] for i in members)
         shared = _shares_y(plan, members)
-        # A shared axis needs plots of one size: the widest colour bar's room for all.
-        bar_room = (
-            max(
-                _colorbar_room(
-                    c, *plan.panels[i].result.grid.color_range, _bar_label(plan.panels[i].result)
-                )
-                for i in members
-            )
-            if shared
-            else None
-        )
         # With a shared y axis only the first panel has tick labels: the others give that room
         # to their plots, so every plot of the row has the same width.
-        saved = c.pt(LEFT_PT - 6) if shared else 0.0
-        cw = (area.width() - gap * (cols - 1) - saved) / cols
+        # Their plots stand closer: no tick labels or title between them.
+        saved = 0.0
+        if shared:
+            _, _, y0, y1 = plan.panels[members[0]].result.grid.box
+            saved = _y_label_room(c, y0, y1) - c.pt(6)
+        col_gap = c.pt(SHARED_GAP_PT) if shared else gap
+        cw = (area.width() - col_gap * (cols - 1) - saved) / cols
+        cells = []
         x = area.left()
-        for j, i in enumerate(members):
+        for j in range(len(members)):
             w = cw + (saved if j == 0 else 0.0)
-            cell = QRectF(x, area.top() + row * (ch + gap), w, ch)
-            x += w + gap
+            cells.append(QRectF(x, area.top() + row * (ch + gap), w, ch))
+            x += w + col_gap
+        places = _place_maps(c, plan, members, cells, row_header, shared)
+        for j, i in enumerate(members):
+            cell = cells[j]
             c.texts = []
             _paint_header(c, headers[i], cell)
             geom = _paint_panel(
@@ -140,7 +145,7 @@ def paint_figure(
                 plan.settings,
                 row_header,
                 ylabels=not shared or j == 0,
-                bar_room=bar_room,
+                place=places.get(i),
             )
             geom.texts = list(c.texts)
             geoms.append(geom)
@@ -166,6 +171,62 @@ def _shares_y(plan: FigurePlan, members: list[int]) -> bool:
     return bool(np.allclose(boxes, boxes[0], rtol=1e-9, atol=0.0))
 
 
+def _is_map(panel: PanelPlan) -> bool:
+    return panel.kind == "input" and panel.result is not None and panel.result.grid is not None
+
+
+def _place_maps(
+    c: _Canvas,
+    plan: FigurePlan,
+    members: list[int],
+    cells: list[QRectF],
+    header: float,
+    shared: bool,
+) -> dict[int, tuple[MapRooms, bool, QRectF]]:
+    """Where the maps of one row go: panel index -> (its rooms, colour bar below, the room it
+    would have were its box of the room's shape).
+
+    A row that shares one y axis places its colour bars alike (beside: the widest bar's room
+    for all), so that its plots keep one size; other maps are placed one by one.
+    """
+    maps = [(j, i) for j, i in enumerate(members) if _is_map(plan.panels[i])]
+    bar_room = below_room = None
+    if shared:
+        bar_room = max(
+            _colorbar_room(
+                c, *plan.panels[i].result.grid.color_range, _bar_label(plan.panels[i].result)
+            )
+            for _, i in maps
+        )
+        below_room = max(
+            _colorbar_below_room(c, _bar_label(plan.panels[i].result)) for _, i in maps
+        )
+    rooms = {}
+    for j, i in maps:
+        cell = cells[j]
+        inner = QRectF(cell.left(), cell.top() + header, cell.width(), cell.height() - header)
+        rooms[i] = map_rooms(
+            c,
+            plan.panels[i],
+            inner,
+            plan.settings,
+            ylabels=not shared or j == 0,
+            bar_room=bar_room,
+            below_room=below_room,
+        )
+    groups = [[i for _, i in maps]] if shared else [[i] for _, i in maps]
+    places = {}
+    for group in groups:
+        boxes = [plan.panels[i].result.grid.box for i in group]
+        aspects = [(x1 - x0) / (y1 - y0) for x0, x1, y0, y1 in boxes]
+        below = colorbars_below([rooms[i] for i in group], aspects)
+        free_below = colorbars_below([rooms[i] for i in group], None)
+        for i in group:
+            free = rooms[i].below if free_below else rooms[i].beside
+            places[i] = (rooms[i], below, free)
+    return places
+
+
 def _paint_panel(
     c: _Canvas,
     panel: PanelPlan,
@@ -174,12 +235,17 @@ def _paint_panel(
     header: float,
     *,
     ylabels: bool = True,
-    bar_room: float | None = None,
+    place: tuple[MapRooms, bool, QRectF] | None = None,
 ) -> PanelGeometry:
     inner = QRectF(cell.left(), cell.top() + header, cell.width(), cell.height() - header)
     kind = panel.kind
     if kind == "input":
-        return _paint_input(c, panel, cell, inner, settings, ylabels=ylabels, bar_room=bar_room)
+        rooms, below, free = place or (None, None, None)
+        geom = _paint_input(
+            c, panel, cell, inner, settings, ylabels=ylabels, rooms=rooms, bar_below=below
+        )
+        geom.free_room = free
+        return geom
     if kind == "histogram":
         return _paint_histogram(c, panel, cell, inner)
     if kind == "regression":
@@ -340,7 +406,7 @@ def natural_height(plan: FigurePlan, width: float, dpi: float) -> int:
     """The height at which the panels of ``plan`` fill a figure ``width`` pixels wide."""
     s = dpi / 72.0
     line = 1.2  # text height per point of font size
-    margin, gap = 8 * s, 10 * s
+    margin, gap = MARGIN_PT * s, 10 * s
     total = 2 * margin
     if plan.title:
         total += (12.5 * line + 4) * s

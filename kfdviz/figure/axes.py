@@ -301,10 +301,12 @@ def _points(
 def _legend_swatch(c: _Canvas, kind: str, col: str, at: QPointF) -> None:
     qp = c.qp
     path = QPainterPath()
-    if kind in ("line", "dash", "thick"):
+    if kind in ("line", "dash", "dot", "thick"):
         path.moveTo(at.x() - c.pt(5), at.y())
         path.lineTo(at.x() + c.pt(5), at.y())
-        style = Qt.PenStyle.DashLine if kind == "dash" else Qt.PenStyle.SolidLine
+        style = {"dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}.get(
+            kind, Qt.PenStyle.SolidLine
+        )
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(col, 1.9 if kind == "thick" else 1.3, style=style))
     elif kind == "circle":

@@ -95,23 +95,33 @@ def paint_figure(
             c.text(width / 2, top, line, font, align="center", valign="top")
             top += c.text_height(font)
         top += c.pt(4)
-    items = _legend_items(plan)
-    legend_rows = _legend_rows(c, items, width - 2 * margin)
-    legend_h = len(legend_rows) * (c.text_height(c.font(7.5)) + c.pt(3)) if items else 0.0
+    rows, cols = arrangement(plan)
+    gap = c.pt(10)
+    # Panels of one row share their header's height, so that their plots line up.
+    headers = [
+        _header_lines(c, p, (width - 2 * margin - gap * (cols - 1)) / cols, titles)
+        for p in plan.panels
+    ]
+    heights = [_header_height(c, h) for h in headers]
     note_font, note_lines = c.font(7.5, italic=True), []
     if plan.note:
         note_lines = c.wrap(plan.note, note_font, width - 2 * margin)
     note_h = len(note_lines) * c.text_height(note_font) + (c.pt(2) if note_lines else 0.0)
+
+    def legend_height(items) -> float:
+        rows_ = _legend_rows(c, items, width - 2 * margin)
+        return len(rows_) * (c.text_height(c.font(7.5)) + c.pt(3)) if items else 0.0
+
+    # A chart's legend that does not fit in a corner of its plot joins the figure's legend.
+    items = _legend_items(plan)
+    probe_h = height - top - margin - legend_height(items) - note_h
+    outside = _chart_legends_outside(c, plan, (width - 2 * margin, probe_h), heights, gap)
+    items += _chart_legend_items(plan, outside)
+    legend_rows = _legend_rows(c, items, width - 2 * margin)
+    legend_h = legend_height(items)
     area = QRectF(margin, top, width - 2 * margin, height - top - margin - legend_h - note_h)
-    rows, cols = arrangement(plan)
-    gap = c.pt(10)
     ch = (area.height() - gap * (rows - 1)) / rows
     geoms = []
-    # Panels of one row share their header's height, so that their plots line up.
-    headers = [
-        _header_lines(c, p, (area.width() - gap * (cols - 1)) / cols, titles) for p in plan.panels
-    ]
-    heights = [_header_height(c, h) for h in headers]
     for row in range(rows):
         members = list(range(row * cols, min((row + 1) * cols, len(plan.panels))))
         if not members:
@@ -146,6 +156,7 @@ def paint_figure(
                 row_header,
                 ylabels=not shared or j == 0,
                 place=places.get(i),
+                legend=i not in outside,
             )
             geom.texts = list(c.texts)
             geoms.append(geom)
@@ -236,6 +247,7 @@ def _paint_panel(
     *,
     ylabels: bool = True,
     place: tuple[MapRooms, bool, QRectF] | None = None,
+    legend: bool = True,
 ) -> PanelGeometry:
     inner = QRectF(cell.left(), cell.top() + header, cell.width(), cell.height() - header)
     kind = panel.kind
@@ -261,7 +273,7 @@ def _paint_panel(
     if kind == "chart":
         from .paint_charts import paint_chart
 
-        return paint_chart(c, panel, cell, inner)
+        return paint_chart(c, panel, cell, inner, legend=legend)
     font, lines = c.fit_text(panel.message, 9, inner.width(), italic=True, max_lines=4)
     y = inner.center().y() - 0.5 * c.text_height(font) * (len(lines) - 1)
     for line in lines:
@@ -295,6 +307,47 @@ def _paint_header(c: _Canvas, rows: list, cell: QRectF) -> None:
 
 
 # -- the figure's legend ---------------------------------------------------------------------------
+def _chart_legends_outside(
+    c: _Canvas, plan: FigurePlan, size: tuple[float, float], heights: list[float], gap: float
+) -> set[int]:
+    """The chart panels whose legends do not fit in a corner of their plots, measured on the
+    cells of a figure area of ``size`` (before the legend row takes its height)."""
+    from .paint_charts import legend_entries, legend_fits
+
+    rows, cols = arrangement(plan)
+    cw = (size[0] - gap * (cols - 1)) / cols
+    ch = (size[1] - gap * (rows - 1)) / rows
+    outside = set()
+    for i, panel in enumerate(plan.panels):
+        if panel.kind != "chart" or not legend_entries(panel.chart):
+            continue
+        row = i // cols
+        members = range(row * cols, min((row + 1) * cols, len(plan.panels)))
+        header = max(heights[k] for k in members)
+        if not legend_fits(c, panel.chart, QRectF(0, 0, cw, ch - header)):
+            outside.add(i)
+    return outside
+
+
+def _chart_legend_items(plan: FigurePlan, outside: set[int]) -> list[tuple[str, str, str]]:
+    """The legend entries of the charts in ``outside``, one per line colour and style: a line
+    that several panels label alike is listed once; labelled differently (a panel adds its
+    measure, "(AUC 0.93)"), it is listed by the name they share, the label before " (".
+    """
+    from .paint_charts import legend_entries
+
+    labels: dict[tuple[int, str], list[str]] = {}
+    for i in sorted(outside):
+        for s in legend_entries(plan.panels[i].chart):
+            labels.setdefault((s.color, s.style), []).append(s.label)
+    kinds = {"solid": "line", "dashed": "dash", "dotted": "dot"}
+    items = []
+    for (color, style), names in labels.items():
+        name = names[0] if len(set(names)) == 1 else min(n.split(" (")[0] for n in names)
+        items.append((kinds.get(style, "line"), palette.class_color(color), name))
+    return items
+
+
 def _legend_items(plan: FigurePlan) -> list[tuple[str, str, str]]:
     items: list[tuple[str, str, str]] = []
     kinds = {p.kind for p in plan.panels}

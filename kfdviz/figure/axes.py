@@ -309,6 +309,11 @@ def _legend_swatch(c: _Canvas, kind: str, col: str, at: QPointF) -> None:
         )
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(col, 1.9 if kind == "thick" else 1.3, style=style))
+    elif kind == "patch":  # a histogram's class: a light square in the class's colour
+        path = _symbol_path("s", c.pt(5.5))
+        path.translate(at)
+        qp.setBrush(QBrush(c.color(col, 0.6)))
+        qp.setPen(c.pen(col, 0.8))
     elif kind == "circle":
         path.addEllipse(at, c.pt(3.5), c.pt(3.5))
         qp.setBrush(Qt.BrushStyle.NoBrush)

@@ -31,6 +31,7 @@ from .canvas import (
     PanelGeometry,
     Transform,
     _Canvas,
+    _class_index,
 )
 from .paint_input import (
     MapRooms,
@@ -45,6 +46,7 @@ from .paint_panels import (
     _paint_regression,
     _paint_scatter3d,
     _paint_sweep,
+    histogram_legend_fits,
 )
 from .plan import FigurePlan, PanelPlan
 from .project3d import Camera, normalized
@@ -112,15 +114,19 @@ def paint_figure(
         rows_ = _legend_rows(c, items, width - 2 * margin)
         return len(rows_) * (c.text_height(c.font(7.5)) + c.pt(3)) if items else 0.0
 
-    # A chart's legend that does not fit in a corner of its plot joins the figure's legend.
+    # A chart's or histogram's legend that does not fit in its plot joins the figure's legend.
     items = _legend_items(plan)
     probe_h = height - top - margin - legend_height(items) - note_h
-    outside = _chart_legends_outside(c, plan, (width - 2 * margin, probe_h), heights, gap)
-    items += _chart_legend_items(plan, outside)
+    outside = _legends_outside(c, plan, (width - 2 * margin, probe_h), heights, gap)
+    items += _chart_legend_items(plan, outside) + _class_legend_items(plan, outside, items)
     legend_rows = _legend_rows(c, items, width - 2 * margin)
     legend_h = legend_height(items)
     area = QRectF(margin, top, width - 2 * margin, height - top - margin - legend_h - note_h)
-    ch = (area.height() - gap * (rows - 1)) / rows
+    # Rows are as tall as their headers plus one share of the rest: every row's plots get the
+    # same height, however many lines its captions take.
+    row_headers = _row_headers(heights, rows, cols)
+    share = (area.height() - gap * (rows - 1) - sum(row_headers)) / rows
+    row_tops = [area.top() + sum(row_headers[:r]) + r * (share + gap) for r in range(rows)]
     geoms = []
     for row in range(rows):
         members = list(range(row * cols, min((row + 1) * cols, len(plan.panels))))
@@ -141,7 +147,7 @@ def paint_figure(
         x = area.left()
         for j in range(len(members)):
             w = cw + (saved if j == 0 else 0.0)
-            cells.append(QRectF(x, area.top() + row * (ch + gap), w, ch))
+            cells.append(QRectF(x, row_tops[row], w, row_headers[row] + share))
             x += w + col_gap
         places = _place_maps(c, plan, members, cells, row_header, shared)
         for j, i in enumerate(members):
@@ -169,6 +175,11 @@ def paint_figure(
         c.text(margin, y, line, note_font, theme.muted, valign="bottom")
         y += c.text_height(note_font)
     return FigureGeometry(width, height, dpi, geoms)
+
+
+def _row_headers(heights: list[float], rows: int, cols: int) -> list[float]:
+    """Each row's header height: its tallest panel header's (the row's plots line up)."""
+    return [max(heights[r * cols : (r + 1) * cols], default=0.0) for r in range(rows)]
 
 
 def _shares_y(plan: FigurePlan, members: list[int]) -> bool:
@@ -259,7 +270,7 @@ def _paint_panel(
         geom.free_room = free
         return geom
     if kind == "histogram":
-        return _paint_histogram(c, panel, cell, inner)
+        return _paint_histogram(c, panel, cell, inner, legend=legend)
     if kind == "regression":
         return _paint_regression(c, panel, cell, inner, settings)
     if kind == "scatter3d":
@@ -307,26 +318,45 @@ def _paint_header(c: _Canvas, rows: list, cell: QRectF) -> None:
 
 
 # -- the figure's legend ---------------------------------------------------------------------------
-def _chart_legends_outside(
+def _legends_outside(
     c: _Canvas, plan: FigurePlan, size: tuple[float, float], heights: list[float], gap: float
 ) -> set[int]:
-    """The chart panels whose legends do not fit in a corner of their plots, measured on the
+    """The chart and histogram panels whose legends do not fit in their plots, measured on the
     cells of a figure area of ``size`` (before the legend row takes its height)."""
     from .paint_charts import legend_entries, legend_fits
 
     rows, cols = arrangement(plan)
     cw = (size[0] - gap * (cols - 1)) / cols
-    ch = (size[1] - gap * (rows - 1)) / rows
+    row_headers = _row_headers(heights, rows, cols)
+    share = (size[1] - gap * (rows - 1) - sum(row_headers)) / rows
     outside = set()
     for i, panel in enumerate(plan.panels):
-        if panel.kind != "chart" or not legend_entries(panel.chart):
-            continue
-        row = i // cols
-        members = range(row * cols, min((row + 1) * cols, len(plan.panels)))
-        header = max(heights[k] for k in members)
-        if not legend_fits(c, panel.chart, QRectF(0, 0, cw, ch - header)):
-            outside.add(i)
+        inner = QRectF(0, 0, cw, share)
+        if panel.kind == "chart" and legend_entries(panel.chart):
+            if not legend_fits(c, panel.chart, inner):
+                outside.add(i)
+        elif panel.kind == "histogram" and panel.result is not None:
+            if not histogram_legend_fits(c, panel, inner):
+                outside.add(i)
     return outside
+
+
+def _class_legend_items(plan: FigurePlan, outside: set[int], items) -> list[tuple[str, str, str]]:
+    """The classes of the histograms in ``outside`` not named in the legend yet (``items``)."""
+    named = {label for _, _, label in items}
+    out = []
+    for i in sorted(outside):
+        panel = plan.panels[i]
+        if panel.kind != "histogram":
+            continue
+        r = panel.result
+        for key in sorted({k[0] for k in r.histograms.density}, key=str):
+            name = palette.class_name(key)
+            if name not in named:
+                named.add(name)
+                color = palette.class_color(_class_index(r.classes, key))
+                out.append(("patch", color, name))
+    return out
 
 
 def _chart_legend_items(plan: FigurePlan, outside: set[int]) -> list[tuple[str, str, str]]:
@@ -338,6 +368,8 @@ def _chart_legend_items(plan: FigurePlan, outside: set[int]) -> list[tuple[str, 
 
     labels: dict[tuple[int, str], list[str]] = {}
     for i in sorted(outside):
+        if plan.panels[i].kind != "chart":
+            continue
         for s in legend_entries(plan.panels[i].chart):
             labels.setdefault((s.color, s.style), []).append(s.label)
     kinds = {"solid": "line", "dashed": "dash", "dotted": "dot"}

@@ -231,9 +231,10 @@ def test_three_maps_cover_a_third_of_a_paper_column(three_maps, name):
         plot = g.plot
         assert u.min() >= plot.left() and u.max() <= plot.right(), name
         assert v.min() >= plot.top() and v.max() <= plot.bottom(), name
-        # The map's image covers the drawn box: the transform's range is the grid's box.
+        # The drawn box is part of the grid's box (the image covers it).
         t = g.transform
-        assert (t.x0, t.x1, t.y0, t.y1) == tuple(panel.result.grid.box)
+        bx0, bx1, by0, by1 = panel.result.grid.box
+        assert bx0 <= t.x0 < t.x1 <= bx1 and by0 <= t.y0 < t.y1 <= by1, name
 
 
 @pytest.mark.parametrize("titles", [True, False])
@@ -269,3 +270,41 @@ def test_a_box_is_extended_to_a_shape_about_its_centre():
     assert render.box_for_aspect(box, 2.0) == pytest.approx(box)
     with pytest.raises(ValueError, match="aspect"):
         render.box_for_aspect(box, 0.0)
+
+
+def test_a_box_wider_than_its_room_is_cut_to_the_room_not_into_the_data(three_maps):
+    """Results fitted over a box of another shape (the window's view) still fill the room of
+    an export as far as the data allow: the box is cut toward the room's shape, keeping the
+    data's box whole."""
+    from kfdviz.pipeline import data_box
+
+    computed = three_maps["kfd-vs-kpca"]
+    state = computed.state
+    keep = data_box(state.X, float(state.setting("padding")))
+    wide = compute(state, box=render.box_for_aspect(keep, 4.0))
+    plan = figure_plan(wide)
+    plan.settings["show_titles"] = False
+    _, geometry = render_image(plan, COLUMN, DPI)
+    for panel, g in zip(plan.panels, geometry.panels, strict=True):
+        t, room, plot = g.transform, g.room, g.plot
+        assert plot.width() * plot.height() >= 0.97 * room.width() * room.height()
+        bx0, bx1, by0, by1 = panel.result.grid.box
+        assert bx0 <= t.x0 and t.x1 <= bx1 and (t.y0, t.y1) == (by0, by1)
+        assert t.x1 - t.x0 < 0.5 * (bx1 - bx0)  # cut
+        assert t.x0 <= keep[0] and t.x1 >= keep[1] and t.y0 <= keep[2] and t.y1 >= keep[3]
+
+
+@pytest.mark.parametrize(
+    "box, keep, aspect, shown",
+    [
+        ((0, 8, 0, 2), (3, 5, 0, 2), 2.0, (2, 6, 0, 2)),  # cut to the shape about the data
+        ((0, 8, 0, 2), (0, 2, 0, 2), 2.0, (0, 4, 0, 2)),  # ... kept inside the box
+        ((0, 8, 0, 2), (1, 7, 0, 2), 2.0, (1, 7, 0, 2)),  # never into the data
+        ((0, 2, 0, 8), (0, 2, 5, 7), 0.5, (0, 2, 4, 8)),  # too tall: cut along y
+        ((0, 2, 0, 2), (0, 2, 0, 2), 3.0, (0, 2, 0, 2)),  # too narrow already: as it is
+    ],
+)
+def test_the_shown_box(box, keep, aspect, shown):
+    from kfdviz.figure.paint_input import shown_box
+
+    assert shown_box(box, keep, aspect) == pytest.approx(shown)

@@ -14,6 +14,7 @@ from PySide6.QtGui import (
     QPainterPath,
 )
 
+from ..pipeline.geometry import data_box
 from . import palette
 from .axes import (
     _colorbar_room,
@@ -165,10 +166,24 @@ def _paint_input(
     if bar_below is None:
         bar_below = colorbars_below([rooms], [aspect])
     room = rooms.below if bar_below else rooms.beside
-    rect = fit_aspect(room, aspect)
-    t = Transform(x0, x1, y0, y1, rect)
+    # A box wider (or taller) than the room is cut toward the room's shape, never into the
+    # data's own box: the map then fills more of its room.
+    keep = data_box(r.X, float(settings.get("padding", 0.15)))
+    sx0, sx1, sy0, sy1 = shown_box(grid.box, keep, room.width() / max(room.height(), 1e-9))
+    rect = fit_aspect(room, (sx1 - sx0) / (sy1 - sy0))
+    t = Transform(sx0, sx1, sy0, sy1, rect)
     lut = _colormap(r, theme)
-    qp.drawImage(rect, _value_image(grid.values, lo, hi, lut))
+    image = _value_image(grid.values, lo, hi, lut)
+    w, h = image.width(), image.height()
+    source = QRectF(
+        (sx0 - x0) / (x1 - x0) * w,
+        (y1 - sy1) / (y1 - y0) * h,  # the image's top row is the highest y
+        (sx1 - sx0) / (x1 - x0) * w,
+        (sy1 - sy0) / (y1 - y0) * h,
+    )
+    qp.drawImage(rect, image, source)
+    qp.save()
+    qp.setClipRect(rect)  # lines beyond a cut box
 
     n_paths = 0
     span = abs(hi - lo)
@@ -216,6 +231,7 @@ def _paint_input(
                         ub[i] - 0.35 * du + sgn * 0.2 * nu, vb[i] - 0.35 * dv + sgn * 0.2 * nv
                     )
         qp.drawPath(path)
+    qp.restore()
 
     if settings.get("show_points", True):
         labels = None if r.y is None or r.kind == "regressor" else np.asarray(r.y)
@@ -231,6 +247,28 @@ def _paint_input(
         threshold = r.threshold if marked else None
         _paint_colorbar(c, rect, lo, hi, lut, threshold, bar_label, below=bar_below)
     return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn, room=room)
+
+
+def shown_box(box, keep, aspect: float) -> tuple[float, float, float, float]:
+    """The part of ``box`` = (x0, x1, y0, y1) a map draws in a room of width / height
+    ``aspect``: ``box`` cut along the side that makes it too wide (or too tall) toward that
+    shape, centred on ``keep`` (the data's box) as far as ``box`` allows, and never cut into
+    ``keep``. ``box`` itself when it has the shape or is too narrow already."""
+    x0, x1, y0, y1 = (float(v) for v in box)
+    k0, k1 = max(float(keep[0]), x0), min(float(keep[1]), x1)
+    l0, l1 = max(float(keep[2]), y0), min(float(keep[3]), y1)
+    w, h = x1 - x0, y1 - y0
+    if w / h > aspect:
+        width = min(max(h * aspect, k1 - k0), w)
+        left = min(max(0.5 * (k0 + k1) - 0.5 * width, x0), x1 - width)
+        left = min(left, k0)  # the data's box stays whole
+        left = max(left, k1 - width)
+        return (left, left + width, y0, y1)
+    height = min(max(w / aspect, l1 - l0), h)
+    bottom = min(max(0.5 * (l0 + l1) - 0.5 * height, y0), y1 - height)
+    bottom = min(bottom, l0)
+    bottom = max(bottom, l1 - height)
+    return (x0, x1, bottom, bottom + height)
 
 
 def _paint_level_labels(c: _Canvas, t: Transform, rect: QRectF, labels) -> None:

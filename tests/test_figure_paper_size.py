@@ -188,8 +188,6 @@ def _three_map_presets() -> list[str]:
 
 
 THREE_MAPS = _three_map_presets()
-# Four lines of caption over each map and a legend of two lines leave it less than a third.
-CROWDED = {"kfd-sparsity"}
 
 
 def test_the_three_map_presets_are_found():
@@ -201,20 +199,7 @@ def three_maps():
     return {name: compute(session.state_from_preset(name)) for name in THREE_MAPS}
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            n,
-            marks=pytest.mark.xfail(
-                strict=True, reason="its captions and legend leave the maps less than a third"
-            ),
-        )
-        if n in CROWDED
-        else n
-        for n in THREE_MAPS
-    ],
-)
+@pytest.mark.parametrize("name", THREE_MAPS)
 def test_three_maps_cover_a_third_of_a_paper_column(three_maps, name):
     """Without the titles (a paper's caption says them), the maps' drawn boxes cover at least
     a third of the figure, and every point is inside its map."""

@@ -85,11 +85,12 @@ def _plot_rect(
     yrange: tuple[float, float] | None = None,
     right_px: float | None = None,
     bottom_px: float | None = None,
+    top_pt: float = TOP_PT,
 ) -> QRectF:
     """The axes' rectangle inside ``inner``, leaving room for tick labels and axis titles, and
     for a colour bar (``right`` or ``below``, nominal points; ``right_px`` measured pixels).
     With ``yrange`` the room for the y tick labels is measured on their text; ``bottom_px``
-    (measured pixels) replaces the nominal room under the plot. ``ylabel`` False: no y tick
+    (measured pixels) replaces the nominal room under the plot; ``top_pt`` is the room above it. ``ylabel`` False: no y tick
     labels and no y title (a row's shared axis). With ``aspect`` (width / height of the data
     box) the rectangle is the largest of that shape, centred in the room."""
     if not ylabel:
@@ -100,7 +101,7 @@ def _plot_rect(
         left = c.pt(LEFT_PT)
     right = c.pt(right) if right_px is None else right_px
     bottom = c.pt(BOTTOM_PT + below) if bottom_px is None else bottom_px
-    top = c.pt(TOP_PT)
+    top = c.pt(top_pt)
     r = QRectF(
         inner.left() + left,
         inner.top() + top,
@@ -302,8 +303,8 @@ def _legend_swatch(c: _Canvas, kind: str, col: str, at: QPointF) -> None:
     qp = c.qp
     path = QPainterPath()
     if kind in ("line", "dash", "dot", "thick"):
-        path.moveTo(at.x() - c.pt(5), at.y())
-        path.lineTo(at.x() + c.pt(5), at.y())
+        path.moveTo(at.x() - c.pt(4.5), at.y())
+        path.lineTo(at.x() + c.pt(4.5), at.y())
         style = {"dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}.get(
             kind, Qt.PenStyle.SolidLine
         )

@@ -318,6 +318,11 @@ def _paint_header(c: _Canvas, rows: list, cell: QRectF) -> None:
 
 
 # -- the figure's legend ---------------------------------------------------------------------------
+# An entry: its swatch, its label from LEGEND_LABEL_PT on, LEGEND_GAP_PT to the next entry.
+LEGEND_LABEL_PT = 12.0
+LEGEND_GAP_PT = 7.0
+
+
 def _legends_outside(
     c: _Canvas, plan: FigurePlan, size: tuple[float, float], heights: list[float], gap: float
 ) -> set[int]:
@@ -430,7 +435,7 @@ def _legend_rows(c: _Canvas, items, width: float) -> list[list[tuple]]:
     rows: list[list[tuple]] = []
     used = 0.0
     for item in items:
-        w = c.pt(14) + c.text_width(item[2], font) + c.pt(12)
+        w = c.pt(LEGEND_LABEL_PT) + c.text_width(item[2], font) + c.pt(LEGEND_GAP_PT)
         if rows and used + w <= width:
             rows[-1].append((item, w))
             used += w
@@ -445,7 +450,8 @@ def _paint_legend(c: _Canvas, rows, rect: QRectF) -> None:
     theme = c.theme
     line_h = rect.height() / max(len(rows), 1)
     for r, row in enumerate(rows):
-        x = rect.center().x() - 0.5 * sum(w for _, w in row)
+        # centred on the entries, not on the gap after the last one
+        x = rect.center().x() - 0.5 * (sum(w for _, w in row) - c.pt(LEGEND_GAP_PT))
         y = rect.top() + (r + 0.5) * line_h
         for (kind, col, label), w in row:
             if col in (palette.LIGHT.foreground, palette.LIGHT.boundary, palette.LIGHT.expansion):
@@ -454,8 +460,8 @@ def _paint_legend(c: _Canvas, rows, rect: QRectF) -> None:
                     palette.LIGHT.boundary: theme.boundary,
                     palette.LIGHT.expansion: theme.expansion,
                 }[col]
-            _legend_swatch(c, kind, col, QPointF(x + c.pt(6), y))
-            c.text(x + c.pt(14), y, label, font, valign="center")
+            _legend_swatch(c, kind, col, QPointF(x + c.pt(0.5 * LEGEND_LABEL_PT - 0.5), y))
+            c.text(x + c.pt(LEGEND_LABEL_PT), y, label, font, valign="center")
             x += w
 
 

@@ -39,7 +39,10 @@ from .canvas import (
 )
 from .plan import PanelPlan
 
+# Beside a map with nothing beside it: half an x tick label and a little air; above it, half
+# a y tick label (the header ends in its own gap).
 MAP_RIGHT_PT = 4.0
+MAP_TOP_PT = 2.0
 
 
 def _value_image(values: np.ndarray, lo: float, hi: float, lut: np.ndarray) -> QImage:
@@ -97,11 +100,18 @@ def map_rooms(
     lo, hi = r.grid.color_range
     label = _bar_label(r)
     bottom = _x_axis_room(c, "x₁")
-    # Right of a plot with nothing beside it: half an x tick label and a little air.
     right = MAP_RIGHT_PT
     if not settings.get("show_colorbar", True):
         return MapRooms(
-            _plot_rect(c, inner, ylabel=ylabels, yrange=(y0, y1), bottom_px=bottom, right=right),
+            _plot_rect(
+                c,
+                inner,
+                ylabel=ylabels,
+                yrange=(y0, y1),
+                bottom_px=bottom,
+                right=right,
+                top_pt=MAP_TOP_PT,
+            ),
             None,
         )
     beside = _plot_rect(
@@ -111,6 +121,7 @@ def map_rooms(
         yrange=(y0, y1),
         right_px=bar_room or _colorbar_room(c, lo, hi, label),
         bottom_px=bottom,
+        top_pt=MAP_TOP_PT,
     )
     below = _plot_rect(
         c,
@@ -119,6 +130,7 @@ def map_rooms(
         yrange=(y0, y1),
         bottom_px=bottom + (below_room or _colorbar_below_room(c, label)),
         right=right,
+        top_pt=MAP_TOP_PT,
     )
     return MapRooms(beside, below)
 

@@ -43,6 +43,12 @@ def _hoffmann_width(sigma: float) -> float:
     return round(2.0 * sigma * sigma, 12)
 
 
+def _hoffmann_c(sigma: float) -> str:
+    """Hoffmann's σ as a title names it: kfdviz's width first (as the Algorithm panel and the
+    captions built from parameters name it), the paper's σ after it, "c = 0.32 (σ = 0.4)"."""
+    return f"c = {_hoffmann_width(sigma):g} (σ = {sigma:g})"
+
+
 # -- TPAMI 2003, Fig. 1 ----------------------------------------------------------------------------
 _OKPCA = {"kernel": "rbf", "width": 0.5, "n_components": 1}
 
@@ -377,7 +383,7 @@ def _novelty(sigma: float, contamination: float, q: int = 40) -> dict:
 
 
 def _sigma_title(sigma: float) -> str:
-    return f"KPCA novelty, σ = {sigma:g} (c = 2σ² = {_hoffmann_width(sigma):g}), q = 40"
+    return f"KPCA novelty, {_hoffmann_c(sigma)}, q = 40"
 
 
 _HOFFMANN = (
@@ -441,7 +447,7 @@ register(
             PanelSpec(
                 "one-class-svm",
                 {"kernel": "rbf", "width": _hoffmann_width(0.489), "nu": 2 / 7},
-                title="One-class SVM, σ = 0.489 (c = 0.478), ν = 2/7",
+                title="One-class SVM, c = 0.478 (σ = 0.489), ν = 2/7",
             ),
         ),
         layout="compare",
@@ -472,9 +478,7 @@ register(
         source="Hoffmann, Kernel PCA for novelty detection (lecture slides, “vary parameters”)",
         data=DataSpec("sine_noise", {"n_samples": 350, "noise": 0.05}, seed=0),
         panels=tuple(
-            PanelSpec(
-                "novelty", _novelty(s, 0.01), title=f"σ = {s:.2f} (c = {_hoffmann_width(s):g})"
-            )
+            PanelSpec("novelty", _novelty(s, 0.01), title=_hoffmann_c(s))
             for s in (0.05, 0.10, 0.40)
         ),
         layout="compare",
@@ -502,8 +506,10 @@ register(
         data=DataSpec("iris", {}, seed=0),
         panels=(
             PanelSpec("svd", {"n_components": 3}, title="Rank-3 SVD"),
-            PanelSpec("koc", {"kernel": "rbf", "width": 1.0}, title="KOC, Gaussian σ = 1"),
-            PanelSpec("koc", {"kernel": "rbf", "width": 0.01}, title="KOC, Gaussian σ = 0.01"),
+            PanelSpec("koc", {"kernel": "rbf", "width": 1.0}, title="KOC, Gaussian c = 1 (σ = 1)"),
+            PanelSpec(
+                "koc", {"kernel": "rbf", "width": 0.01}, title="KOC, Gaussian c = 0.01 (σ = 0.01)"
+            ),
         ),
         layout="compare",
         view="embedding",
@@ -531,8 +537,10 @@ register(
                 {"kernel": "poly", "degree": 4, "coef0": 1.0},
                 title="KOC, polynomial of degree 4",
             ),
-            PanelSpec("koc", {"kernel": "rbf", "width": 5.0}, title="KOC, Gaussian σ = 5"),
-            PanelSpec("koc", {"kernel": "rbf", "width": 0.05}, title="KOC, Gaussian σ = 0.05"),
+            PanelSpec("koc", {"kernel": "rbf", "width": 5.0}, title="KOC, Gaussian c = 5 (σ = 5)"),
+            PanelSpec(
+                "koc", {"kernel": "rbf", "width": 0.05}, title="KOC, Gaussian c = 0.05 (σ = 0.05)"
+            ),
         ),
         layout="compare",
         view="embedding",
@@ -570,8 +578,10 @@ register(
         source="C. Park, H. Park, 2002, Fig. 3",
         data=DataSpec("cuboids", {"n_samples": 1200}, seed=0, test_ratio=0.5, split_seed=0),
         panels=(
-            PanelSpec("svm", {"kernel": "rbf", "width": 1.0, "C": 100.0}, title="SVM, σ = 1"),
-            PanelSpec("koc", {"kernel": "rbf", "width": 1.0}, title="KOC, σ = 1"),
+            PanelSpec(
+                "svm", {"kernel": "rbf", "width": 1.0, "C": 100.0}, title="SVM, c = 1 (σ = 1)"
+            ),
+            PanelSpec("koc", {"kernel": "rbf", "width": 1.0}, title="KOC, c = 1 (σ = 1)"),
         ),
         layout="compare",
         view="embedding",

@@ -11,7 +11,7 @@ import numpy as np
 
 from .charts import Chart, Series, chart
 from .estimators.parzen import ParzenNoveltyDetector
-from .paper_presets import PaperPreset, _hoffmann_width
+from .paper_presets import PaperPreset, _hoffmann_c, _hoffmann_width
 from .preset_catalog import DataSpec, PanelSpec, register
 
 _HOFFMANN = "Hoffmann's kernel is exp(−‖x−z‖²/(2σ²)); kfdviz's width is c = 2σ²."
@@ -109,7 +109,7 @@ def _roc_charts(X, y, test_mask) -> list[Chart]:
         Chart(
             "lines",
             title="ROC curves",
-            caption=f"σ = {ROC_SIGMA:g}, q = {ROC_Q}, ν = {ROC_NU:g}",
+            caption=f"{_hoffmann_c(ROC_SIGMA)}, q = {ROC_Q}, ν = {ROC_NU:g}",
             measures=f"fitted on {n_tr} benign; tested on {n_normal} benign, {n_novel} malignant",
             series=tuple(roc),
             xlabel="false positive rate (benign called novel)",
@@ -134,7 +134,7 @@ def _roc_charts(X, y, test_mask) -> list[Chart]:
         Chart(
             "lines",
             title="Area under the ROC curve against q",
-            caption=f"KPCA, σ = {ROC_SIGMA:g}",
+            caption=f"KPCA, {_hoffmann_c(ROC_SIGMA)}",
             series=tuple(by_q),
             xlabel="q (principal components kept)",
             ylabel="AUC",
@@ -183,13 +183,13 @@ register(
                     "contamination": 0.1,
                 },
                 feature="decision",
-                title=f"KPCA novelty, σ = {ROC_SIGMA:g}, q = {ROC_Q}",
+                title=f"KPCA novelty, {_hoffmann_c(ROC_SIGMA)}, q = {ROC_Q}",
             ),
             PanelSpec(
                 "one-class-svm",
                 {"kernel": "rbf", "width": _hoffmann_width(ROC_SIGMA), "nu": ROC_NU},
                 feature="decision",
-                title=f"One-class SVM, σ = {ROC_SIGMA:g}, ν = {ROC_NU:g}",
+                title=f"One-class SVM, {_hoffmann_c(ROC_SIGMA)}, ν = {ROC_NU:g}",
             ),
         ),
         layout="compare",
@@ -271,7 +271,7 @@ register(
                     "contamination": 10 / 178,
                 },
                 feature="decision",
-                title=f"KPCA novelty, σ = {DIGITS_SIGMA:g}, q = {DIGITS_Q}",
+                title=f"KPCA novelty, {_hoffmann_c(DIGITS_SIGMA)}, q = {DIGITS_Q}",
             ),
         ),
         view="outputs",

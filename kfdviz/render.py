@@ -8,15 +8,16 @@ the offscreen platform when there is no display.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import presets
 from .figure.export import format_of, save_figure
 from .figure.plan import plan_figure
-from .pipeline import FitCancelled, FitError, run_fit
+from .pipeline import FitCancelled, FitError, data_box, run_fit
 from .session import SessionState, fit_requests, load_session, state_from_preset
 from .sweep import Sweep, run_sweep
 
@@ -29,11 +30,19 @@ class Computed:
     charts: list = field(default_factory=list)  # kfdviz.charts.Chart
 
 
-def compute(state: SessionState, *, cancel=None, progress: Callable | None = None) -> Computed:
+def compute(
+    state: SessionState,
+    *,
+    cancel=None,
+    progress: Callable | None = None,
+    box: tuple[float, float, float, float] | None = None,
+) -> Computed:
     """Every panel's FitResult (or failure message), or the sweep's curves, for ``state``.
 
     A panel that fails, for whatever reason, gets its failure message and the other panels are
     still fitted: one bad panel of a comparison does not cost the others. Only a cancel stops it.
+    ``box`` = (x0, x1, y0, y1): the box the feature maps of 2-D data cover (by default the data's
+    own, enlarged by the session's padding).
     """
     if state.sweep is not None:
         sweep = Sweep.from_dict(state.sweep)
@@ -43,6 +52,8 @@ def compute(state: SessionState, *, cancel=None, progress: Callable | None = Non
         return Computed(state, [], result)
     results: list = []
     for request in fit_requests(state):
+        if box is not None and request.grid.box is not None:
+            request = replace(request, grid=replace(request.grid, box=tuple(map(float, box))))
         try:
             results.append(run_fit(request, cancel=cancel, progress=progress))
         except FitCancelled:
@@ -69,6 +80,66 @@ def figure_plan(computed: Computed):
     return plan_figure(computed.state, computed.results, computed.sweep, charts=computed.charts)
 
 
+def box_for_aspect(box, aspect: float) -> tuple[float, float, float, float]:
+    """``box`` = (x0, x1, y0, y1) with its shorter side (for width / height ``aspect``) extended
+    about its centre: the result has that shape and holds all of ``box``."""
+    x0, x1, y0, y1 = (float(v) for v in box)
+    if not (math.isfinite(aspect) and aspect > 0):
+        raise ValueError(f"the aspect (width / height) must be a positive number, got {aspect!r}")
+    w, h = x1 - x0, y1 - y0
+    cx, cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+    if w / h < aspect:
+        w = h * aspect
+    else:
+        h = w / aspect
+    return (cx - 0.5 * w, cx + 0.5 * w, cy - 0.5 * h, cy + 0.5 * h)
+
+
+# The maps are fitted again when their rooms' shape differs from their box's by more than this.
+REFIT_ASPECT = 0.02
+
+
+def fit_maps_to_rooms(computed: Computed, plan, size=None, dpi=None) -> Computed:
+    """``computed`` with its feature maps over a box of their rooms' shape in ``plan``'s layout
+    at ``size`` and ``dpi``, so that the maps fill their plots.
+
+    The data's box is extended along its shorter side (no data are cut off) and the panels are
+    fitted again over it; ``computed`` itself when it has no map or its box has the shape.
+    """
+    from .figure.export import render_image
+
+    maps = [p.result for p in plan.panels if p.kind == "input" and p.result and p.result.grid]
+    if not maps or computed.sweep is not None:
+        return computed
+    _, geometry = render_image(plan, size, dpi)
+    rooms = [g.free_room for g in geometry.panels if g.kind == "input" and g.free_room]
+    rooms = [r for r in rooms if r.width() > 1 and r.height() > 1]
+    if not rooms:
+        return computed
+    # One box serves every panel: the rooms' mean shape (they differ by a y axis's labels).
+    aspect = math.exp(sum(math.log(r.width() / r.height()) for r in rooms) / len(rooms))
+    x0, x1, y0, y1 = maps[0].grid.box
+    if abs(math.log(aspect * (y1 - y0) / (x1 - x0))) <= REFIT_ASPECT:
+        return computed
+    state = computed.state
+    padding = float(state.setting("padding"))
+    return compute(state, box=box_for_aspect(data_box(state.X, padding), aspect))
+
+
+def fitted_plan(computed: Computed, size=None, dpi=None, figure_options: dict | None = None):
+    """The figure plan of ``computed`` for a picture of ``size`` at ``dpi``: the layout's options
+    applied and the feature maps fitted to their rooms (:func:`fit_maps_to_rooms`)."""
+    options = _checked_options(figure_options)
+    plan = figure_plan(computed)
+    plan.settings.update(options)
+    refitted = fit_maps_to_rooms(computed, plan, size, dpi)
+    if refitted is computed:
+        return plan
+    plan = figure_plan(refitted)
+    plan.settings.update(options)
+    return plan
+
+
 # What a figure's layout may be asked for beside the session's own view settings.
 FIGURE_OPTIONS = {"show_titles": (True, False), "arrangement": ("auto", "row", "column", "grid")}
 
@@ -88,10 +159,9 @@ def render_state(
     "grid") for this picture.
     """
     format_of(out)  # refuse an unknown suffix before fitting anything
-    plan_settings = _checked_options(figure_options)
+    _checked_options(figure_options)
     computed = computed or compute(state)
-    plan = figure_plan(computed)
-    plan.settings.update(plan_settings)
+    plan = fitted_plan(computed, size, dpi, figure_options)
     geometry = save_figure(plan, out, size, dpi)
     return Path(out), geometry
 
@@ -114,9 +184,17 @@ def render_panels(
     computed = computed or compute(state)
     plan = figure_plan(computed)
     plan.settings.update(plan_settings)
+    singles = plan.single_panels()
+    if singles:
+        # The maps get the shape of a one-panel figure's room.
+        refitted = fit_maps_to_rooms(computed, singles[0], size, dpi)
+        if refitted is not computed:
+            plan = figure_plan(refitted)
+            plan.settings.update(plan_settings)
+            singles = plan.single_panels()
     out = Path(out)
     written = []
-    for i, single in enumerate(plan.single_panels(), start=1):
+    for i, single in enumerate(singles, start=1):
         path = out.with_name(f"{out.stem}-{i}{out.suffix}")
         save_figure(single, path, size, dpi)
         written.append(path)
@@ -161,6 +239,8 @@ def render_all(
     for name in names or presets.names():
         state = state_from_preset(name)
         computed = compute(state)
+        # Fitted to the layout's rooms once for all formats.
+        computed = fit_maps_to_rooms(computed, figure_plan(computed), size, dpi)
         for fmt in formats:
             path = out_dir / f"{safe_name(name)}.{fmt}"
             render_state(state, path, size=size, dpi=dpi, computed=computed)
@@ -172,9 +252,12 @@ def render_all(
 
 __all__ = [
     "Computed",
+    "box_for_aspect",
     "compute",
     "failure_message",
     "figure_plan",
+    "fit_maps_to_rooms",
+    "fitted_plan",
     "render_all",
     "render_preset",
     "render_session",

@@ -115,7 +115,7 @@ def test_render_data_as_npz_opens_without_pickle(tmp_path):
     with np.load(npz, allow_pickle=False) as data:
         assert data["X"].shape == (150, 4)
         assert data["roles"].tolist() == ["train"] * 150
-        assert data["koc_gaussian_sigma_0_01_embedding"].shape == (150, 3)
+        assert data["koc_gaussian_c_0_01_sigma_0_01_embedding"].shape == (150, 3)
         params = json.loads(str(data["params_json"]))
     assert [p["algorithm"] for p in params["panels"]] == ["svd", "koc", "koc"]
 

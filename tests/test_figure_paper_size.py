@@ -12,7 +12,7 @@ import itertools
 import pytest
 from PySide6.QtCore import QRectF
 
-from kfdviz import presets, session
+from kfdviz import presets, render, session
 from kfdviz.figure import canvas, paint
 from kfdviz.figure.export import render_image
 from kfdviz.render import compute, figure_plan
@@ -168,3 +168,128 @@ def test_render_refuses_an_unknown_figure_option(tmp_path):
         render.render_state(state, tmp_path / "x.png", figure_options={"arrangement": "spiral"})
     with pytest.raises(ValueError, match="unknown figure option"):
         render.render_state(state, tmp_path / "x.png", figure_options={"colour": "red"})
+
+
+# -- three maps in a row fill the column -------------------------------------------------------------
+def _three_map_presets() -> list[str]:
+    """The presets whose figure is three feature maps over the input plane, side by side."""
+    names = []
+    for name in presets.names():
+        state = session.state_from_preset(name)
+        if (
+            len(state.panels) == 3
+            and state.view == "input"
+            and state.X.shape[1] == 2
+            and not state.regression
+            and not state.view_settings.get("charts")
+        ):
+            names.append(name)
+    return names
+
+
+THREE_MAPS = _three_map_presets()
+
+
+def test_the_three_map_presets_are_found():
+    assert {"kfd-vs-kpca", "okpca-invariance", "novelty-width-sweep"} <= set(THREE_MAPS)
+
+
+@pytest.fixture(scope="module")
+def three_maps():
+    return {name: compute(session.state_from_preset(name)) for name in THREE_MAPS}
+
+
+@pytest.mark.parametrize("name", THREE_MAPS)
+def test_three_maps_cover_a_third_of_a_paper_column(three_maps, name):
+    """Without the titles (a paper's caption says them), the maps' drawn boxes cover at least
+    a third of the figure, and every point is inside its map."""
+    computed = three_maps[name]
+    plan = render.fitted_plan(computed, COLUMN, DPI, {"show_titles": False})
+    _, geometry = render_image(plan, COLUMN, DPI)
+    maps = [(p, g) for p, g in zip(plan.panels, geometry.panels, strict=True) if g.kind == "input"]
+    assert len(maps) == 3
+    drawn = sum(g.plot.width() * g.plot.height() for _, g in maps)
+    assert drawn >= COLUMN[0] * COLUMN[1] / 3, f"{name}: {drawn / (COLUMN[0] * COLUMN[1]):.3f}"
+    X = computed.state.X
+    for panel, g in maps:
+        u, v = g.transform.px(X[:, 0], X[:, 1])
+        plot = g.plot
+        assert u.min() >= plot.left() and u.max() <= plot.right(), name
+        assert v.min() >= plot.top() and v.max() <= plot.bottom(), name
+        # The drawn box is part of the grid's box (the image covers it).
+        t = g.transform
+        bx0, bx1, by0, by1 = panel.result.grid.box
+        assert bx0 <= t.x0 < t.x1 <= bx1 and by0 <= t.y0 < t.y1 <= by1, name
+
+
+@pytest.mark.parametrize("titles", [True, False])
+def test_exported_maps_fill_their_rooms(three_maps, titles):
+    """The export fits the maps' box to the room the layout gives them: the drawn box is the
+    whole room, not a smaller box of the data's shape inside it; the data's box is extended,
+    never cut."""
+    from kfdviz.pipeline import data_box
+
+    for name, computed in three_maps.items():
+        plan = render.fitted_plan(computed, COLUMN, DPI, {"show_titles": titles})
+        _, geometry = render_image(plan, COLUMN, DPI)
+        state = computed.state
+        x0, x1, y0, y1 = data_box(state.X, float(state.setting("padding")))
+        for panel, g in zip(plan.panels, geometry.panels, strict=True):
+            room, plot = g.free_room, g.plot
+            assert room is not None
+            assert plot.width() * plot.height() >= 0.97 * room.width() * room.height(), name
+            bx0, bx1, by0, by1 = panel.result.grid.box
+            assert bx0 <= x0 and bx1 >= x1 and by0 <= y0 and by1 >= y1, name
+            # Extended along one side only: the other is the data's.
+            assert min(abs((bx1 - bx0) - (x1 - x0)), abs((by1 - by0) - (y1 - y0))) < 1e-9 * max(
+                x1 - x0, y1 - y0
+            )
+
+
+def test_a_box_is_extended_to_a_shape_about_its_centre():
+    box = (0.0, 2.0, -1.0, 0.0)  # 2 wide, 1 high
+    wide = render.box_for_aspect(box, 4.0)
+    assert wide == pytest.approx((-1.0, 3.0, -1.0, 0.0))
+    tall = render.box_for_aspect(box, 0.5)
+    assert tall == pytest.approx((0.0, 2.0, -2.5, 1.5))
+    assert render.box_for_aspect(box, 2.0) == pytest.approx(box)
+    with pytest.raises(ValueError, match="aspect"):
+        render.box_for_aspect(box, 0.0)
+
+
+def test_a_box_wider_than_its_room_is_cut_to_the_room_not_into_the_data(three_maps):
+    """Results fitted over a box of another shape (the window's view) still fill the room of
+    an export as far as the data allow: the box is cut toward the room's shape, keeping the
+    data's box whole."""
+    from kfdviz.pipeline import data_box
+
+    computed = three_maps["kfd-vs-kpca"]
+    state = computed.state
+    keep = data_box(state.X, float(state.setting("padding")))
+    wide = compute(state, box=render.box_for_aspect(keep, 4.0))
+    plan = figure_plan(wide)
+    plan.settings["show_titles"] = False
+    _, geometry = render_image(plan, COLUMN, DPI)
+    for panel, g in zip(plan.panels, geometry.panels, strict=True):
+        t, room, plot = g.transform, g.room, g.plot
+        assert plot.width() * plot.height() >= 0.97 * room.width() * room.height()
+        bx0, bx1, by0, by1 = panel.result.grid.box
+        assert bx0 <= t.x0 and t.x1 <= bx1 and (t.y0, t.y1) == (by0, by1)
+        assert t.x1 - t.x0 < 0.5 * (bx1 - bx0)  # cut
+        assert t.x0 <= keep[0] and t.x1 >= keep[1] and t.y0 <= keep[2] and t.y1 >= keep[3]
+
+
+@pytest.mark.parametrize(
+    "box, keep, aspect, shown",
+    [
+        ((0, 8, 0, 2), (3, 5, 0, 2), 2.0, (2, 6, 0, 2)),  # cut to the shape about the data
+        ((0, 8, 0, 2), (0, 2, 0, 2), 2.0, (0, 4, 0, 2)),  # ... kept inside the box
+        ((0, 8, 0, 2), (1, 7, 0, 2), 2.0, (1, 7, 0, 2)),  # never into the data
+        ((0, 2, 0, 8), (0, 2, 5, 7), 0.5, (0, 2, 4, 8)),  # too tall: cut along y
+        ((0, 2, 0, 2), (0, 2, 0, 2), 3.0, (0, 2, 0, 2)),  # too narrow already: as it is
+    ],
+)
+def test_the_shown_box(box, keep, aspect, shown):
+    from kfdviz.figure.paint_input import shown_box
+
+    assert shown_box(box, keep, aspect) == pytest.approx(shown)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
-from ..figure.plan import describe_params
+from ..figure.plan import params_caption
 from ..pipeline import FitResult
 
 LAYOUTS = ("single", "compare")
@@ -96,16 +96,6 @@ def current_title(slot: SlotState) -> str:
     if slot.title and (slot.title_for is None or slot.title_for == setting(slot)):
         return slot.title
     return ""
-
-
-def params_caption(algorithm: str, params: dict) -> str:
-    """A caption naming the algorithm and the parameters that shape its picture, in the
-    papers' symbols as figures write them (e.g. "Kernel Orthogonal Centroid · Gaussian, c = 2")."""
-    if algorithm not in registry.ALGORITHMS:
-        return algorithm
-    described = describe_params(algorithm, settled_params(algorithm, params))
-    title = registry.get(algorithm).title
-    return f"{title} · {described}" if described else title
 
 
 @dataclass

@@ -84,11 +84,15 @@ def _plot_rect(
     below: float = 0.0,
     yrange: tuple[float, float] | None = None,
     right_px: float | None = None,
+    bottom_px: float | None = None,
+    top_pt: float = TOP_PT,
 ) -> QRectF:
     """The axes' rectangle inside ``inner``, leaving room for tick labels and axis titles, and
     for a colour bar (``right`` or ``below``, nominal points; ``right_px`` measured pixels).
-    With ``yrange`` the room for the y tick labels is measured on their text. ``ylabel`` False:
-    no y tick labels and no y title (a row's shared axis)."""
+    With ``yrange`` the room for the y tick labels is measured on their text; ``bottom_px``
+    (measured pixels) replaces the nominal room under the plot; ``top_pt`` is the room above it. ``ylabel`` False: no y tick
+    labels and no y title (a row's shared axis). With ``aspect`` (width / height of the data
+    box) the rectangle is the largest of that shape, centred in the room."""
     if not ylabel:
         left = c.pt(6)
     elif yrange is not None:
@@ -96,23 +100,37 @@ def _plot_rect(
     else:
         left = c.pt(LEFT_PT)
     right = c.pt(right) if right_px is None else right_px
-    bottom = c.pt(BOTTOM_PT + below)
-    top = c.pt(TOP_PT)
+    bottom = c.pt(BOTTOM_PT + below) if bottom_px is None else bottom_px
+    top = c.pt(top_pt)
     r = QRectF(
         inner.left() + left,
         inner.top() + top,
         inner.width() - left - right,
         inner.height() - top - bottom,
     )
-    if aspect is not None and r.width() > 0 and r.height() > 0:
-        # width / height of the data box: keep the data's aspect (one unit is one unit).
-        if r.width() / r.height() > aspect:
-            w = r.height() * aspect
-            r = QRectF(r.left() + 0.5 * (r.width() - w), r.top(), w, r.height())
-        else:
-            h = r.width() / aspect
-            r = QRectF(r.left(), r.top() + 0.5 * (r.height() - h), r.width(), h)
-    return r
+    return r if aspect is None else fit_aspect(r, aspect)
+
+
+def fit_aspect(room: QRectF, aspect: float) -> QRectF:
+    """The largest rectangle of width / height ``aspect`` centred in ``room`` (one data unit is
+    as long across as up)."""
+    r = room
+    if r.width() <= 0 or r.height() <= 0:
+        return r
+    if r.width() / r.height() > aspect:
+        w = r.height() * aspect
+        return QRectF(r.left() + 0.5 * (r.width() - w), r.top(), w, r.height())
+    h = r.width() / aspect
+    return QRectF(r.left(), r.top() + 0.5 * (r.height() - h), r.width(), h)
+
+
+def _x_axis_room(c: _Canvas, title: str) -> float:
+    """Under a plot: the tick marks, one line of tick labels and one line of ``title``, as
+    :func:`_paint_axes` sets them."""
+    room = c.pt(3 + 2) + c.text_height(c.font(7.5)) + c.pt(1)
+    if title:
+        room += c.text_height(c.fitted_font(title, 8.5, c.pt(40)))
+    return room
 
 
 def _widest_tick_label(c: _Canvas, lo: float, hi: float, font: QFont) -> float:
@@ -284,12 +302,19 @@ def _points(
 def _legend_swatch(c: _Canvas, kind: str, col: str, at: QPointF) -> None:
     qp = c.qp
     path = QPainterPath()
-    if kind in ("line", "dash", "thick"):
-        path.moveTo(at.x() - c.pt(5), at.y())
-        path.lineTo(at.x() + c.pt(5), at.y())
-        style = Qt.PenStyle.DashLine if kind == "dash" else Qt.PenStyle.SolidLine
+    if kind in ("line", "dash", "dot", "thick"):
+        path.moveTo(at.x() - c.pt(4.5), at.y())
+        path.lineTo(at.x() + c.pt(4.5), at.y())
+        style = {"dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}.get(
+            kind, Qt.PenStyle.SolidLine
+        )
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(col, 1.9 if kind == "thick" else 1.3, style=style))
+    elif kind == "patch":  # a histogram's class: a light square in the class's colour
+        path = _symbol_path("s", c.pt(5.5))
+        path.translate(at)
+        qp.setBrush(QBrush(c.color(col, 0.6)))
+        qp.setPen(c.pen(col, 0.8))
     elif kind == "circle":
         path.addEllipse(at, c.pt(3.5), c.pt(3.5))
         qp.setBrush(Qt.BrushStyle.NoBrush)

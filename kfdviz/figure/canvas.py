@@ -35,7 +35,7 @@ COLORBAR_PT = 46.0
 LABELLED_MAP_PT = 110.0
 COLORBAR_GAP_PT = 6.0
 COLORBAR_WIDTH_PT = 7.0
-COLORBAR_BELOW_PT = 22.0  # a horizontal colour bar under the x axis: the bar and its labels
+COLORBAR_BELOW_WIDTH_PT = 5.0  # a horizontal colour bar under the x axis
 HEADER_PT = {"title": 10.5, "line": 8.0}
 # The nominal sizes above and in the painters are for a figure of about NOMINAL_IN (width,
 # height) inches, a slide. A smaller figure is set smaller, as a journal sets a column figure:
@@ -93,6 +93,11 @@ class PanelGeometry:
     n_contour_paths: int = 0  # level sets drawn (one path per level), not counting the boundary
     boundary_drawn: bool = False
     texts: list[str] = field(default_factory=list)
+    # An input panel's room for its map: ``plot`` is the largest rectangle of the data box's
+    # shape in it. ``free_room``: the room the map would have if its box took the room's shape
+    # (where the colour bar would go then), the shape an export fits the box to.
+    room: QRectF | None = None
+    free_room: QRectF | None = None
 
 
 @dataclass

@@ -20,6 +20,7 @@ from . import palette
 from .axes import (
     _colorbar_room,
     _legend_swatch,
+    _y_label_room,
 )
 from .canvas import (
     BOTTOM_PT,
@@ -30,21 +31,29 @@ from .canvas import (
     PanelGeometry,
     Transform,
     _Canvas,
+    _class_index,
 )
 from .paint_input import (
+    MapRooms,
     _bar_label,
+    _colorbar_below_room,
     _paint_input,
+    colorbars_below,
+    map_rooms,
 )
 from .paint_panels import (
     _paint_histogram,
     _paint_regression,
     _paint_scatter3d,
     _paint_sweep,
+    histogram_legend_fits,
 )
 from .plan import FigurePlan, PanelPlan
 from .project3d import Camera, normalized
 
 # -- the figure ------------------------------------------------------------------------------------
+MARGIN_PT = 5.0  # around the figure
+SHARED_GAP_PT = 4.0  # between the panels of a row that shares one y axis
 ARRANGEMENTS = ("auto", "row", "column", "grid")
 
 
@@ -80,7 +89,7 @@ def paint_figure(
     qp.fillRect(QRectF(0, 0, width, height), c.color(theme.background))
     titles = bool(plan.settings.get("show_titles", True))
 
-    margin = c.pt(8)
+    margin = c.pt(MARGIN_PT)
     top = margin
     if plan.title and titles:
         font, lines = c.fit_text(plan.title, 12.5, width - 2 * margin, bold=True)
@@ -88,49 +97,61 @@ def paint_figure(
             c.text(width / 2, top, line, font, align="center", valign="top")
             top += c.text_height(font)
         top += c.pt(4)
-    items = _legend_items(plan)
-    legend_rows = _legend_rows(c, items, width - 2 * margin)
-    legend_h = len(legend_rows) * (c.text_height(c.font(7.5)) + c.pt(3)) if items else 0.0
+    rows, cols = arrangement(plan)
+    gap = c.pt(10)
+    # Panels of one row share their header's height, so that their plots line up.
+    headers = [
+        _header_lines(c, p, (width - 2 * margin - gap * (cols - 1)) / cols, titles)
+        for p in plan.panels
+    ]
+    heights = [_header_height(c, h) for h in headers]
     note_font, note_lines = c.font(7.5, italic=True), []
     if plan.note:
         note_lines = c.wrap(plan.note, note_font, width - 2 * margin)
     note_h = len(note_lines) * c.text_height(note_font) + (c.pt(2) if note_lines else 0.0)
+
+    def legend_height(items) -> float:
+        rows_ = _legend_rows(c, items, width - 2 * margin)
+        return len(rows_) * (c.text_height(c.font(7.5)) + c.pt(3)) if items else 0.0
+
+    # A chart's or histogram's legend that does not fit in its plot joins the figure's legend.
+    items = _legend_items(plan)
+    probe_h = height - top - margin - legend_height(items) - note_h
+    outside = _legends_outside(c, plan, (width - 2 * margin, probe_h), heights, gap)
+    items += _chart_legend_items(plan, outside) + _class_legend_items(plan, outside, items)
+    legend_rows = _legend_rows(c, items, width - 2 * margin)
+    legend_h = legend_height(items)
     area = QRectF(margin, top, width - 2 * margin, height - top - margin - legend_h - note_h)
-    rows, cols = arrangement(plan)
-    gap = c.pt(10)
-    ch = (area.height() - gap * (rows - 1)) / rows
+    # Rows are as tall as their headers plus one share of the rest: every row's plots get the
+    # same height, however many lines its captions take.
+    row_headers = _row_headers(heights, rows, cols)
+    share = (area.height() - gap * (rows - 1) - sum(row_headers)) / rows
+    row_tops = [area.top() + sum(row_headers[:r]) + r * (share + gap) for r in range(rows)]
     geoms = []
-    # Panels of one row share their header's height, so that their plots line up.
-    headers = [
-        _header_lines(c, p, (area.width() - gap * (cols - 1)) / cols, titles) for p in plan.panels
-    ]
-    heights = [_header_height(c, h) for h in headers]
     for row in range(rows):
         members = list(range(row * cols, min((row + 1) * cols, len(plan.panels))))
         if not members:
             continue
         row_header = max(heights[i] for i in members)
         shared = _shares_y(plan, members)
-        # A shared axis needs plots of one size: the widest colour bar's room for all.
-        bar_room = (
-            max(
-                _colorbar_room(
-                    c, *plan.panels[i].result.grid.color_range, _bar_label(plan.panels[i].result)
-                )
-                for i in members
-            )
-            if shared
-            else None
-        )
         # With a shared y axis only the first panel has tick labels: the others give that room
         # to their plots, so every plot of the row has the same width.
-        saved = c.pt(LEFT_PT - 6) if shared else 0.0
-        cw = (area.width() - gap * (cols - 1) - saved) / cols
+        # Their plots stand closer: no tick labels or title between them.
+        saved = 0.0
+        if shared:
+            _, _, y0, y1 = plan.panels[members[0]].result.grid.box
+            saved = _y_label_room(c, y0, y1) - c.pt(6)
+        col_gap = c.pt(SHARED_GAP_PT) if shared else gap
+        cw = (area.width() - col_gap * (cols - 1) - saved) / cols
+        cells = []
         x = area.left()
-        for j, i in enumerate(members):
+        for j in range(len(members)):
             w = cw + (saved if j == 0 else 0.0)
-            cell = QRectF(x, area.top() + row * (ch + gap), w, ch)
-            x += w + gap
+            cells.append(QRectF(x, row_tops[row], w, row_headers[row] + share))
+            x += w + col_gap
+        places = _place_maps(c, plan, members, cells, row_header, shared)
+        for j, i in enumerate(members):
+            cell = cells[j]
             c.texts = []
             _paint_header(c, headers[i], cell)
             geom = _paint_panel(
@@ -140,7 +161,8 @@ def paint_figure(
                 plan.settings,
                 row_header,
                 ylabels=not shared or j == 0,
-                bar_room=bar_room,
+                place=places.get(i),
+                legend=i not in outside,
             )
             geom.texts = list(c.texts)
             geoms.append(geom)
@@ -155,6 +177,11 @@ def paint_figure(
     return FigureGeometry(width, height, dpi, geoms)
 
 
+def _row_headers(heights: list[float], rows: int, cols: int) -> list[float]:
+    """Each row's header height: its tallest panel header's (the row's plots line up)."""
+    return [max(heights[r * cols : (r + 1) * cols], default=0.0) for r in range(rows)]
+
+
 def _shares_y(plan: FigurePlan, members: list[int]) -> bool:
     """Whether the row's panels are all input pictures of one box (one y axis serves all)."""
     panels = [plan.panels[i] for i in members]
@@ -166,6 +193,62 @@ def _shares_y(plan: FigurePlan, members: list[int]) -> bool:
     return bool(np.allclose(boxes, boxes[0], rtol=1e-9, atol=0.0))
 
 
+def _is_map(panel: PanelPlan) -> bool:
+    return panel.kind == "input" and panel.result is not None and panel.result.grid is not None
+
+
+def _place_maps(
+    c: _Canvas,
+    plan: FigurePlan,
+    members: list[int],
+    cells: list[QRectF],
+    header: float,
+    shared: bool,
+) -> dict[int, tuple[MapRooms, bool, QRectF]]:
+    """Where the maps of one row go: panel index -> (its rooms, colour bar below, the room it
+    would have were its box of the room's shape).
+
+    A row that shares one y axis places its colour bars alike (beside: the widest bar's room
+    for all), so that its plots keep one size; other maps are placed one by one.
+    """
+    maps = [(j, i) for j, i in enumerate(members) if _is_map(plan.panels[i])]
+    bar_room = below_room = None
+    if shared:
+        bar_room = max(
+            _colorbar_room(
+                c, *plan.panels[i].result.grid.color_range, _bar_label(plan.panels[i].result)
+            )
+            for _, i in maps
+        )
+        below_room = max(
+            _colorbar_below_room(c, _bar_label(plan.panels[i].result)) for _, i in maps
+        )
+    rooms = {}
+    for j, i in maps:
+        cell = cells[j]
+        inner = QRectF(cell.left(), cell.top() + header, cell.width(), cell.height() - header)
+        rooms[i] = map_rooms(
+            c,
+            plan.panels[i],
+            inner,
+            plan.settings,
+            ylabels=not shared or j == 0,
+            bar_room=bar_room,
+            below_room=below_room,
+        )
+    groups = [[i for _, i in maps]] if shared else [[i] for _, i in maps]
+    places = {}
+    for group in groups:
+        boxes = [plan.panels[i].result.grid.box for i in group]
+        aspects = [(x1 - x0) / (y1 - y0) for x0, x1, y0, y1 in boxes]
+        below = colorbars_below([rooms[i] for i in group], aspects)
+        free_below = colorbars_below([rooms[i] for i in group], None)
+        for i in group:
+            free = rooms[i].below if free_below else rooms[i].beside
+            places[i] = (rooms[i], below, free)
+    return places
+
+
 def _paint_panel(
     c: _Canvas,
     panel: PanelPlan,
@@ -174,14 +257,20 @@ def _paint_panel(
     header: float,
     *,
     ylabels: bool = True,
-    bar_room: float | None = None,
+    place: tuple[MapRooms, bool, QRectF] | None = None,
+    legend: bool = True,
 ) -> PanelGeometry:
     inner = QRectF(cell.left(), cell.top() + header, cell.width(), cell.height() - header)
     kind = panel.kind
     if kind == "input":
-        return _paint_input(c, panel, cell, inner, settings, ylabels=ylabels, bar_room=bar_room)
+        rooms, below, free = place or (None, None, None)
+        geom = _paint_input(
+            c, panel, cell, inner, settings, ylabels=ylabels, rooms=rooms, bar_below=below
+        )
+        geom.free_room = free
+        return geom
     if kind == "histogram":
-        return _paint_histogram(c, panel, cell, inner)
+        return _paint_histogram(c, panel, cell, inner, legend=legend)
     if kind == "regression":
         return _paint_regression(c, panel, cell, inner, settings)
     if kind == "scatter3d":
@@ -195,7 +284,7 @@ def _paint_panel(
     if kind == "chart":
         from .paint_charts import paint_chart
 
-        return paint_chart(c, panel, cell, inner)
+        return paint_chart(c, panel, cell, inner, legend=legend)
     font, lines = c.fit_text(panel.message, 9, inner.width(), italic=True, max_lines=4)
     y = inner.center().y() - 0.5 * c.text_height(font) * (len(lines) - 1)
     for line in lines:
@@ -229,6 +318,73 @@ def _paint_header(c: _Canvas, rows: list, cell: QRectF) -> None:
 
 
 # -- the figure's legend ---------------------------------------------------------------------------
+# An entry: its swatch, its label from LEGEND_LABEL_PT on, LEGEND_GAP_PT to the next entry.
+LEGEND_LABEL_PT = 12.0
+LEGEND_GAP_PT = 7.0
+
+
+def _legends_outside(
+    c: _Canvas, plan: FigurePlan, size: tuple[float, float], heights: list[float], gap: float
+) -> set[int]:
+    """The chart and histogram panels whose legends do not fit in their plots, measured on the
+    cells of a figure area of ``size`` (before the legend row takes its height)."""
+    from .paint_charts import legend_entries, legend_fits
+
+    rows, cols = arrangement(plan)
+    cw = (size[0] - gap * (cols - 1)) / cols
+    row_headers = _row_headers(heights, rows, cols)
+    share = (size[1] - gap * (rows - 1) - sum(row_headers)) / rows
+    outside = set()
+    for i, panel in enumerate(plan.panels):
+        inner = QRectF(0, 0, cw, share)
+        if panel.kind == "chart" and legend_entries(panel.chart):
+            if not legend_fits(c, panel.chart, inner):
+                outside.add(i)
+        elif panel.kind == "histogram" and panel.result is not None:
+            if not histogram_legend_fits(c, panel, inner):
+                outside.add(i)
+    return outside
+
+
+def _class_legend_items(plan: FigurePlan, outside: set[int], items) -> list[tuple[str, str, str]]:
+    """The classes of the histograms in ``outside`` not named in the legend yet (``items``)."""
+    named = {label for _, _, label in items}
+    out = []
+    for i in sorted(outside):
+        panel = plan.panels[i]
+        if panel.kind != "histogram":
+            continue
+        r = panel.result
+        for key in sorted({k[0] for k in r.histograms.density}, key=str):
+            name = palette.class_name(key)
+            if name not in named:
+                named.add(name)
+                color = palette.class_color(_class_index(r.classes, key))
+                out.append(("patch", color, name))
+    return out
+
+
+def _chart_legend_items(plan: FigurePlan, outside: set[int]) -> list[tuple[str, str, str]]:
+    """The legend entries of the charts in ``outside``, one per line colour and style: a line
+    that several panels label alike is listed once; labelled differently (a panel adds its
+    measure, "(AUC 0.93)"), it is listed by the name they share, the label before " (".
+    """
+    from .paint_charts import legend_entries
+
+    labels: dict[tuple[int, str], list[str]] = {}
+    for i in sorted(outside):
+        if plan.panels[i].kind != "chart":
+            continue
+        for s in legend_entries(plan.panels[i].chart):
+            labels.setdefault((s.color, s.style), []).append(s.label)
+    kinds = {"solid": "line", "dashed": "dash", "dotted": "dot"}
+    items = []
+    for (color, style), names in labels.items():
+        name = names[0] if len(set(names)) == 1 else min(n.split(" (")[0] for n in names)
+        items.append((kinds.get(style, "line"), palette.class_color(color), name))
+    return items
+
+
 def _legend_items(plan: FigurePlan) -> list[tuple[str, str, str]]:
     items: list[tuple[str, str, str]] = []
     kinds = {p.kind for p in plan.panels}
@@ -279,7 +435,7 @@ def _legend_rows(c: _Canvas, items, width: float) -> list[list[tuple]]:
     rows: list[list[tuple]] = []
     used = 0.0
     for item in items:
-        w = c.pt(14) + c.text_width(item[2], font) + c.pt(12)
+        w = c.pt(LEGEND_LABEL_PT) + c.text_width(item[2], font) + c.pt(LEGEND_GAP_PT)
         if rows and used + w <= width:
             rows[-1].append((item, w))
             used += w
@@ -294,7 +450,8 @@ def _paint_legend(c: _Canvas, rows, rect: QRectF) -> None:
     theme = c.theme
     line_h = rect.height() / max(len(rows), 1)
     for r, row in enumerate(rows):
-        x = rect.center().x() - 0.5 * sum(w for _, w in row)
+        # centred on the entries, not on the gap after the last one
+        x = rect.center().x() - 0.5 * (sum(w for _, w in row) - c.pt(LEGEND_GAP_PT))
         y = rect.top() + (r + 0.5) * line_h
         for (kind, col, label), w in row:
             if col in (palette.LIGHT.foreground, palette.LIGHT.boundary, palette.LIGHT.expansion):
@@ -303,8 +460,8 @@ def _paint_legend(c: _Canvas, rows, rect: QRectF) -> None:
                     palette.LIGHT.boundary: theme.boundary,
                     palette.LIGHT.expansion: theme.expansion,
                 }[col]
-            _legend_swatch(c, kind, col, QPointF(x + c.pt(6), y))
-            c.text(x + c.pt(14), y, label, font, valign="center")
+            _legend_swatch(c, kind, col, QPointF(x + c.pt(0.5 * LEGEND_LABEL_PT - 0.5), y))
+            c.text(x + c.pt(LEGEND_LABEL_PT), y, label, font, valign="center")
             x += w
 
 
@@ -340,7 +497,7 @@ def natural_height(plan: FigurePlan, width: float, dpi: float) -> int:
     """The height at which the panels of ``plan`` fill a figure ``width`` pixels wide."""
     s = dpi / 72.0
     line = 1.2  # text height per point of font size
-    margin, gap = 8 * s, 10 * s
+    margin, gap = MARGIN_PT * s, 10 * s
     total = 2 * margin
     if plan.title:
         total += (12.5 * line + 4) * s

@@ -39,11 +39,12 @@ def chart_aspect(chart) -> float:
     return 1.45
 
 
-def paint_chart(c, panel, cell: QRectF, inner: QRectF) -> PanelGeometry:
+def paint_chart(c, panel, cell: QRectF, inner: QRectF, *, legend: bool = True) -> PanelGeometry:
+    """``legend`` False: the chart's legend is the figure's (see :func:`legend_fits`)."""
     chart = panel.chart
     if chart.kind == "images":
         return _paint_images(c, chart, cell, inner)
-    return _paint_lines(c, chart, cell, inner)
+    return _paint_lines(c, chart, cell, inner, legend=legend)
 
 
 def _limits(values: list[np.ndarray], fixed, pad: float, log: bool = False):
@@ -61,13 +62,55 @@ def _limits(values: list[np.ndarray], fixed, pad: float, log: bool = False):
     return lo - pad * span, hi + pad * span
 
 
-def _paint_lines(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
+def legend_entries(chart) -> list:
+    """The chart's series that have a label (a legend entry)."""
+    return [s for s in chart.series if s.label] if chart.kind == "lines" and chart.legend else []
+
+
+def _chart_rect(c, chart, inner: QRectF) -> QRectF:
+    """The plot of a chart of lines in ``inner``, leaving room for its x title's lines."""
+    probe = _plot_rect(c, inner)
+    below = _x_title_extra(c, chart.xlabel, probe.width())
+    return _plot_rect(c, inner, below=below / c.pt(1))
+
+
+def legend_fits(c, chart, inner: QRectF) -> bool:
+    """Whether the chart's legend fits in a corner of its plot (else the figure's legend row
+    holds it)."""
+    return _fits_inside(c, legend_entries(chart), _chart_rect(c, chart, inner))
+
+
+def _paint_entry(c, s, x: float, y: float, width: float) -> None:
+    """One legend entry, its line's swatch from ``x`` and its label after it, at height ``y``."""
+    qp = c.qp
+    xx = x + c.pt(18)
+    col = palette.class_color(s.color)
+    if s.style == "dotted":
+        qp.setBrush(Qt.BrushStyle.NoBrush)
+        qp.setPen(c.pen(col, 1.3, style=Qt.PenStyle.DotLine))
+        path = QPainterPath()
+        path.moveTo(xx - c.pt(13), y)
+        path.lineTo(xx - c.pt(3), y)
+        qp.drawPath(path)
+    else:
+        kind = "line" if s.style == "solid" else "dash"
+        _legend_swatch(c, kind, col, QPointF(xx - c.pt(8), y))
+    font = c.fitted_font(s.label, 7.0, max(width - c.pt(18), c.pt(10)))
+    c.text(xx, y, s.label, font, valign="center")
+
+
+def _paint_lines(c, chart, cell: QRectF, inner: QRectF, *, legend: bool = True) -> PanelGeometry:
+    """The curves on their axes, and with ``legend`` their legend in a corner of the plot."""
     qp = c.qp
     xs = [s.x for s in chart.series]
     ys = [s.y for s in chart.series]
     x0, x1 = _limits(xs, chart.xlim, 0.0, chart.log_x)
     y0, y1 = _limits(ys, chart.ylim, 0.06)
-    rect = _plot_rect(c, inner)
+    font = c.font(7.0)
+    line_h = c.text_height(font) + c.pt(1)
+    entries = legend_entries(chart) if legend else []
+    # The x title's lines after its first (as the axes painter wraps it) go under the axis.
+    rect = _chart_rect(c, chart, inner)
     t = Transform(x0, x1, y0, y1, rect, log_x=chart.log_x)
     qp.save()
     qp.setClipRect(rect)
@@ -87,13 +130,9 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
     qp.restore()
     # Axis titles wrap or shrink to the plot's size (the axes painter fits them).
     _paint_axes(c, t, chart.xlabel, chart.ylabel, log_x=chart.log_x)
-    labelled = [s for s in chart.series if s.label]
-    font = c.font(7.0)
-    line_h = c.text_height(font) + c.pt(1)
-    height = line_h * len(labelled) + c.pt(4)
-    room = rect.width() - c.pt(8)
-    if chart.legend and labelled and height < 0.6 * rect.height() and room > c.pt(40):
-        width = min(c.pt(22) + max(c.text_width(s.label, font) for s in labelled), room)
+    if entries:
+        height = line_h * len(entries) + c.pt(4)
+        width = min(c.pt(22) + max(c.text_width(s.label, font) for s in entries), rect.width())
         if chart.legend_at == "bottom-right":
             box = QRectF(
                 rect.right() - width - c.pt(4), rect.bottom() - height - c.pt(4), width, height
@@ -104,23 +143,33 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
         qp.setBrush(QBrush(c.color(c.theme.background, 0.85)))
         qp.drawRect(box)
         yy = box.top() + c.pt(2) + 0.5 * line_h
-        for s in labelled:
-            xx = box.left() + c.pt(18)
-            col = palette.class_color(s.color)
-            if s.style == "dotted":
-                qp.setBrush(Qt.BrushStyle.NoBrush)
-                qp.setPen(c.pen(col, 1.3, style=Qt.PenStyle.DotLine))
-                path = QPainterPath()
-                path.moveTo(xx - c.pt(13), yy)
-                path.lineTo(xx - c.pt(3), yy)
-                qp.drawPath(path)
-            else:
-                kind = "line" if s.style == "solid" else "dash"
-                _legend_swatch(c, kind, col, QPointF(xx - c.pt(8), yy))
-            entry_font = c.fitted_font(s.label, 7.0, box.right() - xx)
-            c.text(xx, yy, s.label, entry_font, valign="center")
+        for s in entries:
+            _paint_entry(c, s, box.left(), yy, box.right() - box.left())
             yy += line_h
     return PanelGeometry("chart", cell, rect, t)
+
+
+def _x_title_extra(c, title: str, width: float) -> float:
+    """The height of the x title's lines after its first, as :func:`_paint_axes` sets it in a
+    plot ``width`` pixels wide (the nominal room under a plot holds one line)."""
+    if not title:
+        return 0.0
+    room = max(width, c.pt(40))
+    font = c.fitted_font(title, 8.5, room)
+    if c.text_width(title, font) <= room:
+        return 0.0
+    return (len(c.wrap(title, font, room)) - 1) * c.text_height(font)
+
+
+def _fits_inside(c, entries, rect: QRectF) -> bool:
+    """Whether a legend of ``entries`` fits in a corner of the plot ``rect`` without covering
+    much of it: at most 60 % of its height and the width of its longest label."""
+    if not entries:
+        return False
+    font = c.font(7.0)
+    height = (c.text_height(font) + c.pt(1)) * len(entries) + c.pt(4)
+    width = c.pt(22) + max(c.text_width(s.label, font) for s in entries)
+    return height < 0.6 * rect.height() and width <= rect.width() - c.pt(8)
 
 
 def _paint_images(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
@@ -170,4 +219,4 @@ def _paint_images(c, chart, cell: QRectF, inner: QRectF) -> PanelGeometry:
     return PanelGeometry("chart", cell, area, None)
 
 
-__all__ = ["chart_aspect", "image_grid_shape", "paint_chart"]
+__all__ = ["chart_aspect", "image_grid_shape", "legend_entries", "legend_fits", "paint_chart"]

@@ -4,6 +4,7 @@ boundary, tangents, points, expansion points, and its colour bar (beside or belo
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -13,6 +14,7 @@ from PySide6.QtGui import (
     QPainterPath,
 )
 
+from ..pipeline.geometry import data_box
 from . import palette
 from .axes import (
     _colorbar_room,
@@ -21,12 +23,13 @@ from .axes import (
     _points,
     _spaced_ticks,
     _superscript,
+    _x_axis_room,
+    fit_aspect,
     marker_pt,
     tick_label,
 )
 from .canvas import (
-    BOTTOM_PT,
-    COLORBAR_BELOW_PT,
+    COLORBAR_BELOW_WIDTH_PT,
     COLORBAR_GAP_PT,
     COLORBAR_WIDTH_PT,
     LABELLED_MAP_PT,
@@ -35,6 +38,11 @@ from .canvas import (
     _Canvas,
 )
 from .plan import PanelPlan
+
+# Beside a map with nothing beside it: half an x tick label and a little air; above it, half
+# a y tick label (the header ends in its own gap).
+MAP_RIGHT_PT = 4.0
+MAP_TOP_PT = 2.0
 
 
 def _value_image(values: np.ndarray, lo: float, hi: float, lut: np.ndarray) -> QImage:
@@ -65,6 +73,85 @@ def _format_level(level: float, span: float) -> str:
     return (text or "0").replace("-", "−")
 
 
+@dataclass(frozen=True)
+class MapRooms:
+    """Where an input panel's map may go: its room with the colour bar beside it, and with the
+    bar below it (``None`` when no colour bar is drawn)."""
+
+    beside: QRectF
+    below: QRectF | None
+
+
+def map_rooms(
+    c: _Canvas,
+    panel: PanelPlan,
+    inner: QRectF,
+    settings: dict,
+    *,
+    ylabels: bool = True,
+    bar_room: float | None = None,
+    below_room: float | None = None,
+) -> MapRooms:
+    """The rooms of ``panel``'s map inside ``inner`` (the cell under its header), measured on
+    the texts around it. ``bar_room`` and ``below_room``: the colour bar's room beside and
+    below the plot when a row that shares a y axis gives all its bars one room."""
+    r = panel.result
+    _, _, y0, y1 = r.grid.box
+    lo, hi = r.grid.color_range
+    label = _bar_label(r)
+    bottom = _x_axis_room(c, "x₁")
+    right = MAP_RIGHT_PT
+    if not settings.get("show_colorbar", True):
+        return MapRooms(
+            _plot_rect(
+                c,
+                inner,
+                ylabel=ylabels,
+                yrange=(y0, y1),
+                bottom_px=bottom,
+                right=right,
+                top_pt=MAP_TOP_PT,
+            ),
+            None,
+        )
+    beside = _plot_rect(
+        c,
+        inner,
+        ylabel=ylabels,
+        yrange=(y0, y1),
+        right_px=bar_room or _colorbar_room(c, lo, hi, label),
+        bottom_px=bottom,
+        top_pt=MAP_TOP_PT,
+    )
+    below = _plot_rect(
+        c,
+        inner,
+        ylabel=ylabels,
+        yrange=(y0, y1),
+        bottom_px=bottom + (below_room or _colorbar_below_room(c, label)),
+        right=right,
+        top_pt=MAP_TOP_PT,
+    )
+    return MapRooms(beside, below)
+
+
+def colorbars_below(rooms: list[MapRooms], aspects: list[float] | None) -> bool:
+    """Whether the colour bars of these maps (one row's, placed alike) go below them: when that
+    leaves pictures at least 15 % larger in all. ``aspects``: each map's data box (width /
+    height); ``None`` for boxes that follow their rooms, whose whole areas count."""
+    if not rooms or any(room.below is None for room in rooms):
+        return False
+
+    def area(rect: QRectF, aspect: float | None) -> float:
+        fitted = rect if aspect is None else fit_aspect(rect, aspect)
+        return max(fitted.width(), 0.0) * max(fitted.height(), 0.0)
+
+    shapes = aspects or [None] * len(rooms)
+    beside = sum(area(room.beside, a) for room, a in zip(rooms, shapes, strict=True))
+    below = sum(area(room.below, a) for room, a in zip(rooms, shapes, strict=True))
+    return below > 1.15 * beside
+
+
 def _paint_input(
     c: _Canvas,
     panel: PanelPlan,
@@ -73,10 +160,11 @@ def _paint_input(
     settings: dict,
     *,
     ylabels: bool = True,
-    bar_room: float | None = None,
+    rooms: MapRooms | None = None,
+    bar_below: bool | None = None,
 ) -> PanelGeometry:
-    """``bar_room``: the colour bar's room beside the plot, the same for every panel of a row
-    that shares a y axis (the plots then have one size, and the bar stays beside them)."""
+    """``rooms`` and ``bar_below``: where the row placed this map (see :func:`map_rooms` and
+    :func:`colorbars_below`); measured here for a panel alone."""
     r = panel.result
     grid = r.grid
     qp, theme = c.qp, c.theme
@@ -85,24 +173,29 @@ def _paint_input(
     aspect = (x1 - x0) / (y1 - y0)
     lo, hi = grid.color_range
     bar_label = _bar_label(r)
-    rect = _plot_rect(
-        c,
-        inner,
-        aspect=aspect,
-        ylabel=ylabels,
-        yrange=(y0, y1),
-        right_px=(bar_room or _colorbar_room(c, lo, hi, bar_label)) if show_bar else None,
-    )
-    bar_below = False
-    if show_bar and bar_room is None:
-        # Below the plot when that leaves the larger picture (narrow panels of a column figure).
-        below = COLORBAR_BELOW_PT + (9.0 if bar_label else 0.0)
-        under = _plot_rect(c, inner, aspect=aspect, ylabel=ylabels, yrange=(y0, y1), below=below)
-        if under.width() * under.height() > 1.15 * rect.width() * rect.height():
-            rect, bar_below = under, True
-    t = Transform(x0, x1, y0, y1, rect)
+    if rooms is None:
+        rooms = map_rooms(c, panel, inner, settings, ylabels=ylabels)
+    if bar_below is None:
+        bar_below = colorbars_below([rooms], [aspect])
+    room = rooms.below if bar_below else rooms.beside
+    # A box wider (or taller) than the room is cut toward the room's shape, never into the
+    # data's own box: the map then fills more of its room.
+    keep = data_box(r.X, float(settings.get("padding", 0.15)))
+    sx0, sx1, sy0, sy1 = shown_box(grid.box, keep, room.width() / max(room.height(), 1e-9))
+    rect = fit_aspect(room, (sx1 - sx0) / (sy1 - sy0))
+    t = Transform(sx0, sx1, sy0, sy1, rect)
     lut = _colormap(r, theme)
-    qp.drawImage(rect, _value_image(grid.values, lo, hi, lut))
+    image = _value_image(grid.values, lo, hi, lut)
+    w, h = image.width(), image.height()
+    source = QRectF(
+        (sx0 - x0) / (x1 - x0) * w,
+        (y1 - sy1) / (y1 - y0) * h,  # the image's top row is the highest y
+        (sx1 - sx0) / (x1 - x0) * w,
+        (sy1 - sy0) / (y1 - y0) * h,
+    )
+    qp.drawImage(rect, image, source)
+    qp.save()
+    qp.setClipRect(rect)  # lines beyond a cut box
 
     n_paths = 0
     span = abs(hi - lo)
@@ -150,6 +243,7 @@ def _paint_input(
                         ub[i] - 0.35 * du + sgn * 0.2 * nu, vb[i] - 0.35 * dv + sgn * 0.2 * nv
                     )
         qp.drawPath(path)
+    qp.restore()
 
     if settings.get("show_points", True):
         labels = None if r.y is None or r.kind == "regressor" else np.asarray(r.y)
@@ -163,11 +257,30 @@ def _paint_input(
     if show_bar:
         marked = grid.diverging or r.kind == "novelty"
         threshold = r.threshold if marked else None
-        if bar_below:
-            _paint_colorbar_below(c, rect, lo, hi, lut, threshold, bar_label)
-        else:
-            _paint_colorbar(c, rect, lo, hi, lut, threshold, bar_label)
-    return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn)
+        _paint_colorbar(c, rect, lo, hi, lut, threshold, bar_label, below=bar_below)
+    return PanelGeometry("input", cell, rect, t, n_paths, boundary_drawn, room=room)
+
+
+def shown_box(box, keep, aspect: float) -> tuple[float, float, float, float]:
+    """The part of ``box`` = (x0, x1, y0, y1) a map draws in a room of width / height
+    ``aspect``: ``box`` cut along the side that makes it too wide (or too tall) toward that
+    shape, centred on ``keep`` (the data's box) as far as ``box`` allows, and never cut into
+    ``keep``. ``box`` itself when it has the shape or is too narrow already."""
+    x0, x1, y0, y1 = (float(v) for v in box)
+    k0, k1 = max(float(keep[0]), x0), min(float(keep[1]), x1)
+    l0, l1 = max(float(keep[2]), y0), min(float(keep[3]), y1)
+    w, h = x1 - x0, y1 - y0
+    if w / h > aspect:
+        width = min(max(h * aspect, k1 - k0), w)
+        left = min(max(0.5 * (k0 + k1) - 0.5 * width, x0), x1 - width)
+        left = min(left, k0)  # the data's box stays whole
+        left = max(left, k1 - width)
+        return (left, left + width, y0, y1)
+    height = min(max(w / aspect, l1 - l0), h)
+    bottom = min(max(0.5 * (l0 + l1) - 0.5 * height, y0), y1 - height)
+    bottom = min(bottom, l0)
+    bottom = max(bottom, l1 - height)
+    return (x0, x1, bottom, bottom + height)
 
 
 def _paint_level_labels(c: _Canvas, t: Transform, rect: QRectF, labels) -> None:
@@ -227,108 +340,101 @@ def _paint_expansion(c: _Canvas, t: Transform, r, settings: dict) -> None:
     qp.drawPath(path)
 
 
+def _colorbar_below_room(c: _Canvas, label: str = "") -> float:
+    """Under a plot's x axis: the gap, a horizontal colour bar, its ticks, tick labels and
+    title, as :func:`_paint_colorbar` sets them below."""
+    room = c.pt(2 + COLORBAR_BELOW_WIDTH_PT + 2.5) + c.text_height(c.font(7.0))
+    if label:
+        room += c.text_height(c.font(6.5))
+    return room + c.pt(1)
+
+
 def _paint_colorbar(
-    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold, label: str = ""
+    c: _Canvas,
+    rect: QRectF,
+    lo: float,
+    hi: float,
+    lut: np.ndarray,
+    threshold,
+    label: str = "",
+    *,
+    below: bool = False,
 ) -> None:
+    """The colour bar of the map in ``rect``: beside it (upright, high values on top) or below
+    its x axis (level, high values on the right), with round ticks, its title and the
+    threshold's mark."""
     qp, theme = c.qp, c.theme
-    bar = QRectF(
-        rect.right() + c.pt(COLORBAR_GAP_PT), rect.top(), c.pt(COLORBAR_WIDTH_PT), rect.height()
-    )
-    column = np.linspace(hi, lo, 256)[:, None]  # top = high
-    rgba = np.ascontiguousarray(palette.colorize(column, lo, hi, lut))
-    img = QImage(rgba.data, 1, 256, 4, QImage.Format.Format_RGBA8888).copy()
-    qp.drawImage(bar, img)
+    font = c.font(7.0)
+    if below:
+        top = rect.bottom() + _x_axis_room(c, "x₁") + c.pt(2)
+        bar = QRectF(rect.left(), top, rect.width(), c.pt(COLORBAR_BELOW_WIDTH_PT))
+        length = bar.width()
+    else:
+        bar = QRectF(
+            rect.right() + c.pt(COLORBAR_GAP_PT), rect.top(), c.pt(COLORBAR_WIDTH_PT), rect.height()
+        )
+        length = bar.height()
+
+    def at(value: float) -> float:
+        """The pixel along the bar of ``value``."""
+        f = (value - lo) / (hi - lo)
+        return bar.left() + f * bar.width() if below else bar.bottom() - f * bar.height()
+
+    ramp = np.linspace(lo, hi, 256)
+    ramp = ramp[None, :] if below else ramp[::-1, None]  # low at the left, or at the bottom
+    rgba = np.ascontiguousarray(palette.colorize(ramp, lo, hi, lut))
+    h, w = rgba.shape[:2]
+    qp.drawImage(bar, QImage(rgba.data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy())
     qp.setBrush(Qt.BrushStyle.NoBrush)
     qp.setPen(c.pen(theme.foreground, 0.6))
     frame = QPainterPath()
     frame.addRect(bar)
     qp.drawPath(frame)
-    font = c.font(7.0)
-    tv = _spaced_ticks(c, lo, hi, bar.height(), font, across=True)
+
+    tv = _spaced_ticks(c, lo, hi, length, font, across=not below)
     step = float(tv[1] - tv[0]) if len(tv) > 1 else None
+    texts = [_superscript(tick_label(float(val), step)) for val in tv]
     path = QPainterPath()
-    for val in tv:
-        v = bar.bottom() - (val - lo) / (hi - lo) * bar.height()
-        path.moveTo(bar.right(), v)
-        path.lineTo(bar.right() + c.pt(2.5), v)
-        c.text(
-            bar.right() + c.pt(4),
-            v,
-            _superscript(tick_label(float(val), step)),
-            font,
-            align="left",
-            valign="center",
-        )
+    for val, text in zip(tv, texts, strict=True):
+        p = at(float(val))
+        if below:
+            path.moveTo(p, bar.bottom())
+            path.lineTo(p, bar.bottom() + c.pt(2))
+            c.text(p, bar.bottom() + c.pt(2.5), text, font, align="center", valign="top")
+        else:
+            path.moveTo(bar.right(), p)
+            path.lineTo(bar.right() + c.pt(2.5), p)
+            c.text(bar.right() + c.pt(4), p, text, font, align="left", valign="center")
     qp.drawPath(path)
     if label:
-        # Rotated, right of the tick labels (the room _colorbar_room measured); set smaller
-        # rather than cut where the bar is short.
-        # A title longer than the bar, even set smaller, is left out: the plot's own title
-        # says what is drawn.
-        label_font = c.fitted_font(label, 6.5, rect.height())
-        if c.text_width(label, label_font) <= rect.height():
-            widest = max(c.text_width(_superscript(tick_label(float(v), step)), font) for v in tv)
-            x = bar.right() + c.pt(4) + widest + c.pt(2) + c.text_height(label_font)
-            c.text(
-                x,
-                rect.center().y(),
-                label,
-                label_font,
-                align="center",
-                valign="bottom",
-                rotate=-90.0,
-            )
+        # Set smaller rather than cut where the bar is short; a title longer than the bar even
+        # then is left out: the plot's own title says what is drawn.
+        label_font = c.fitted_font(label, 6.5, length)
+        if c.text_width(label, label_font) <= length:
+            if below:
+                y = bar.bottom() + c.pt(2.5) + c.text_height(font)
+                c.text(bar.center().x(), y, label, label_font, align="center", valign="top")
+            else:
+                # Rotated, right of the tick labels (the room _colorbar_room measured).
+                widest = max(c.text_width(text, font) for text in texts)
+                x = bar.right() + c.pt(4) + widest + c.pt(2) + c.text_height(label_font)
+                c.text(
+                    x,
+                    bar.center().y(),
+                    label,
+                    label_font,
+                    align="center",
+                    valign="bottom",
+                    rotate=-90.0,
+                )
     if threshold is not None and lo < threshold < hi:
-        v = bar.bottom() - (threshold - lo) / (hi - lo) * bar.height()
+        p = at(threshold)
         qp.setPen(c.pen(theme.boundary, 1.6))
         line = QPainterPath()
-        line.moveTo(bar.left() - c.pt(2), v)
-        line.lineTo(bar.right(), v)
-        qp.drawPath(line)
-
-
-def _paint_colorbar_below(
-    c: _Canvas, rect: QRectF, lo: float, hi: float, lut: np.ndarray, threshold, label: str = ""
-) -> None:
-    """A horizontal colour bar under the plot's x axis (its tick labels and title)."""
-    qp, theme = c.qp, c.theme
-    font = c.font(7.0)
-    top = rect.bottom() + c.pt(BOTTOM_PT) + c.pt(2)
-    bar = QRectF(rect.left(), top, rect.width(), c.pt(6))
-    row = np.linspace(lo, hi, 256)[None, :]
-    rgba = np.ascontiguousarray(palette.colorize(row, lo, hi, lut))
-    img = QImage(rgba.data, 256, 1, 4 * 256, QImage.Format.Format_RGBA8888).copy()
-    qp.drawImage(bar, img)
-    qp.setBrush(Qt.BrushStyle.NoBrush)
-    qp.setPen(c.pen(theme.foreground, 0.6))
-    frame = QPainterPath()
-    frame.addRect(bar)
-    qp.drawPath(frame)
-    tv = _spaced_ticks(c, lo, hi, bar.width(), font, across=False)
-    step = float(tv[1] - tv[0]) if len(tv) > 1 else None
-    path = QPainterPath()
-    for val in tv:
-        u = bar.left() + (val - lo) / (hi - lo) * bar.width()
-        path.moveTo(u, bar.bottom())
-        path.lineTo(u, bar.bottom() + c.pt(2))
-        c.text(
-            u,
-            bar.bottom() + c.pt(2.5),
-            _superscript(tick_label(float(val), step)),
-            font,
-            align="center",
-            valign="top",
-        )
-    qp.drawPath(path)
-    if label:
-        label_font = c.fitted_font(label, 6.5, rect.width())
-        if c.text_width(label, label_font) <= rect.width():
-            y = bar.bottom() + c.pt(2.5) + c.text_height(font)
-            c.text(rect.center().x(), y, label, label_font, align="center", valign="top")
-    if threshold is not None and lo < threshold < hi:
-        u = bar.left() + (threshold - lo) / (hi - lo) * bar.width()
-        qp.setPen(c.pen(theme.boundary, 1.6))
-        line = QPainterPath()
-        line.moveTo(u, bar.top() - c.pt(2))
-        line.lineTo(u, bar.bottom())
+        if below:
+            line.moveTo(p, bar.top() - c.pt(2))
+            line.lineTo(p, bar.bottom())
+        else:
+            line.moveTo(bar.left() - c.pt(2), p)
+            line.lineTo(bar.right(), p)
         qp.drawPath(line)

@@ -19,6 +19,7 @@ from .axes import (
     _legend_swatch,
     _paint_axes,
     _plot_rect,
+    _x_axis_room,
 )
 from .canvas import (
     BOTTOM_PT,
@@ -32,15 +33,58 @@ from .plan import PanelPlan, format_value
 from .project3d import Camera, axes_segments, normalized, painter_order
 
 
-def _paint_histogram(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> PanelGeometry:
+def _histogram_keys(panel: PanelPlan) -> list:
+    """The histograms of the panel's role (training or test), one per class, in label order."""
+    h = panel.result.histograms
+    return sorted((k for k in h.density if k[1] == panel.role), key=lambda k: str(k[0]))
+
+
+def _histogram_top(panel: PanelPlan) -> float:
+    h = panel.result.histograms
+    keys = _histogram_keys(panel)
+    return max((float(np.max(h.density[k])) for k in keys), default=1.0) * 1.08 or 1.0
+
+
+def _histogram_rect(c: _Canvas, panel: PanelPlan, inner: QRectF) -> QRectF:
+    """The histogram's plot in ``inner``: room for its tick labels and axis titles, measured."""
+    return _plot_rect(
+        c, inner, yrange=(0.0, _histogram_top(panel)), bottom_px=_x_axis_room(c, "output")
+    )
+
+
+def _histogram_entries(panel: PanelPlan) -> list[str]:
+    h = panel.result.histograms
+    return [
+        f"{palette.class_name(key[0])} ({int(np.sum(h.counts[key]))})"
+        for key in _histogram_keys(panel)
+    ]
+
+
+def histogram_legend_fits(c: _Canvas, panel: PanelPlan, inner: QRectF) -> bool:
+    """Whether the histogram's class legend fits in the top left of its plot (else the
+    figure's legend names the classes)."""
+    rect = _histogram_rect(c, panel, inner)
+    font = c.font(7.0)
+    entries = _histogram_entries(panel)
+    legend_w = c.pt(14) + max((c.text_width(e, font) for e in entries), default=0.0)
+    return (
+        len(entries) * c.text_height(font) + c.pt(6) <= 0.6 * rect.height()
+        and legend_w <= rect.width()
+    )
+
+
+def _paint_histogram(
+    c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF, *, legend: bool = True
+) -> PanelGeometry:
+    """The outputs' histograms per class; with ``legend`` the classes named in the plot's top
+    left (the caller has checked that they fit: :func:`histogram_legend_fits`)."""
     r = panel.result
     h = r.histograms
     qp, theme = c.qp, c.theme
     edges = np.asarray(h.edges, dtype=float)
-    role = panel.role
-    keys = sorted((k for k in h.density if k[1] == role), key=lambda k: str(k[0]))
-    top = max((float(np.max(h.density[k])) for k in keys), default=1.0) * 1.08 or 1.0
-    rect = _plot_rect(c, inner, yrange=(0.0, top))
+    keys = _histogram_keys(panel)
+    top = _histogram_top(panel)
+    rect = _histogram_rect(c, panel, inner)
     t = Transform(float(edges[0]), float(edges[-1]), 0.0, top, rect)
     for key in keys:
         dens = np.asarray(h.density[key], dtype=float)
@@ -65,14 +109,10 @@ def _paint_histogram(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) 
         line.lineTo(float(u), rect.bottom())
         qp.drawPath(line)
     _paint_axes(c, t, "output", "density")
-    # class legend inside the plot, top left, where it fits (else the figure's legend serves)
+    # class legend inside the plot, top left (else the figure's legend names the classes)
     font = c.font(7.0)
     y = rect.top() + c.pt(4)
-    entries = [f"{palette.class_name(key[0])} ({int(np.sum(h.counts[key]))})" for key in keys]
-    legend_w = c.pt(14) + max((c.text_width(e, font) for e in entries), default=0.0)
-    if len(keys) * c.text_height(font) + c.pt(6) > 0.6 * rect.height() or legend_w > rect.width():
-        keys = []
-    for key in keys:
+    for key in keys if legend else []:
         k = _class_index(r.classes, key[0])
         n = int(np.sum(h.counts[key]))
         sw = _symbol_path("s", c.pt(5))
@@ -230,10 +270,26 @@ def _paint_scatter3d(
         path.moveTo(float(ua), float(va))
         path.lineTo(float(ub), float(vb))
         ut, vt = t.px(tip[0], tip[1])
-        tips.append((float(ut), float(vt), axis_labels[k] or str(k + 1)))
+        tips.append((float(ua), float(va), float(ut), float(vt), axis_labels[k] or str(k + 1)))
     qp.drawPath(path)
-    for ut, vt, label in tips:
-        c.text(ut, vt, label, font, theme.foreground, align="center", valign="center")
+    # Each axis's name just beyond its tip, pushed outward along the axis so that names of axes
+    # pointing apart stay apart, and kept inside the panel; a name that would still cover
+    # another is left out.
+    placed: list[QRectF] = []
+    for ua, va, ut, vt, label in tips:
+        w, h = c.text_width(label, font), c.text_height(font)
+        du, dv = ut - ua, vt - va
+        norm = math.hypot(du, dv) or 1.0
+        du, dv = du / norm, dv / norm
+        push = abs(du) * 0.5 * w + abs(dv) * 0.5 * h
+        # ... and kept inside the panel.
+        cu = min(max(ut + du * push, inner.left() + 0.5 * w), inner.right() - 0.5 * w)
+        cv = min(max(vt + dv * push, inner.top() + 0.5 * h), inner.bottom() - 0.5 * h)
+        box = QRectF(cu - 0.5 * w, cv - 0.5 * h, w, h)
+        if any(box.intersects(other) for other in placed):
+            continue
+        placed.append(box)
+        c.text(cu, cv, label, font, theme.foreground, align="center", valign="center")
     # points, far to near
     if Q.shape[0]:
         uv, depth = cam.project(Q)

@@ -84,14 +84,23 @@ def format_value(v) -> str:
     return str(v)
 
 
+def width_caption(width: float, sigma: float | None = None) -> str:
+    """The Gaussian width as the Algorithm panel names it, "c = 2" (kfdviz's kernel is
+    exp(−‖x−z‖²/c)); with ``sigma``, the value a paper writes for the same kernel in its own
+    convention after it: "c = 2 (σ = 1)"."""
+    text = f"c = {format_value(float(width))}"
+    return text if sigma is None else f"{text} (σ = {format_value(float(sigma))})"
+
+
 def describe_params(algorithm: str, params: dict) -> str:
-    """A short line of the parameters that shape the picture, in the papers' symbols."""
+    """A short line of the parameters that shape the picture, named as the Algorithm panel
+    names them (the Gaussian width is "c") in the papers' symbols."""
     p = dict(params)
     parts = []
     # An estimator with a width and no kernel choice (the Parzen window) is Gaussian.
     kernel = p.get("kernel", "rbf" if "width" in p else None)
     if kernel == "rbf":
-        parts.append(f"{KERNEL_KINDS['rbf'].title}, c = {format_value(p.get('width', 1.0))}")
+        parts.append(f"{KERNEL_KINDS['rbf'].title}, {width_caption(p.get('width', 1.0))}")
     elif kernel == "poly":
         coef0 = float(p.get("coef0", 1.0))
         inner = "x·z" if coef0 == 0 else f"x·z + {format_value(coef0)}"
@@ -144,6 +153,22 @@ def describe_params(algorithm: str, params: dict) -> str:
             {"l1": "ℓ1 regularizer", "l2": "ℓ2 regularizer"}.get(p["regularizer"], p["regularizer"])
         )
     return " · ".join(parts)
+
+
+def params_caption(algorithm: str, params: dict) -> str:
+    """A caption naming the algorithm and the parameters that shape its picture (every
+    parameter it takes, its defaults filled in), as figures write them: "Kernel Orthogonal
+    Centroid · Gaussian, c = 2". The window's compare captions and the exported figures' panels
+    without a title of their own both use it."""
+    from ..estimators import registry
+
+    if algorithm not in registry.ALGORITHMS:
+        return algorithm
+    spec = registry.get(algorithm)
+    values = {**spec.defaults(), **dict(params)}
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    described = describe_params(algorithm, values)
+    return f"{spec.title} · {described}" if described else spec.title
 
 
 def describe_measures(result, role: str | None = None) -> str:
@@ -345,5 +370,7 @@ __all__ = [
     "describe_measures",
     "describe_params",
     "format_value",
+    "params_caption",
     "plan_figure",
+    "width_caption",
 ]

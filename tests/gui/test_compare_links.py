@@ -158,8 +158,8 @@ def test_links_show_only_in_the_compare_layout_and_are_saved(koc_iris, qtbot, tm
     saved = session.load_session(path)
     assert saved.view_settings["linked_params"] == ["width"]
     # a title is saved while it describes its panel; the right panel's caption is built from
-    # its parameters (c = 1 since linking), so its σ = 0.01 title is not saved
-    assert [p.title for p in saved.panels] == ["Rank-3 SVD", "KOC, Gaussian σ = 1", ""]
+    # its parameters (c = 1 since linking), so its c = 0.01 title is not saved
+    assert [p.title for p in saved.panels] == ["Rank-3 SVD", "KOC, Gaussian c = 1 (σ = 1)", ""]
 
     press_key(qtbot, w, Qt.Key.Key_F6)  # back to the single layout
     assert w.pictures.layout_name == "single"

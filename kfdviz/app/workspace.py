@@ -1,8 +1,9 @@
 """The window's workspace: the views in the middle, the docks around them, the layouts.
 
 The middle is a column of banners over a stack of two layouts: the single layout (the input
-space view, or the 3-D view for data of three or more dimensions) and the compare layout (two or
-three panels, built the first time it is needed). The docks are Data, Algorithm, Outputs,
+space view, or the 3-D view for data of three or more dimensions) and the compare layout (two to
+four panels, built the first time it is needed); below them, for a session that has charts, the
+chart view (curves and images a paper's figure computes, :mod:`kfdviz.app.chart_control`). The docks are Data, Algorithm, Outputs,
 Embedding, Diagnostics and Sweep. The workspace draws results into the views and the docks,
 frames the data, follows the plot's shape, switches layouts and themes; it never fits. When the
 pictures need a new fit (another layout, another panel count, a plot that changed shape) it says
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QScrollArea,
+    QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
 from ..estimators import registry
 from ..pipeline import FitFailure, FitResult, data_box
 from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
+from ..views.chart_view import ChartView
 from ..views.style import THEMES, apply_theme
 from .actions import TOOLS
 from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
@@ -84,9 +87,25 @@ class Workspace(QObject):
         self.column = QVBoxLayout(holder)
         self.column.setContentsMargins(0, 0, 0, 0)
         self.column.setSpacing(4)
-        self.column.addWidget(self.central, 1)
+        # the pictures above the charts, the user choosing how to share the height
+        self.chart_view = ChartView(theme=self.theme)
+        self.chart_view.hide()
+        self.middle = QSplitter(Qt.Orientation.Vertical)
+        self.middle.setChildrenCollapsible(False)
+        self.middle.addWidget(self.central)
+        self.middle.addWidget(self.chart_view)
+        self.middle.setStretchFactor(0, 3)
+        self.middle.setStretchFactor(1, 2)
+        self.chart_view.appeared.connect(self._share_middle)
+        self.column.addWidget(self.middle, 1)
         self.window.setCentralWidget(holder)
         self.input_view.viewbox.sigResized.connect(self.view_resized)
+
+    def _share_middle(self) -> None:
+        """The charts, when they appear, get two fifths of the height under the banners."""
+        total = sum(self.middle.sizes())
+        if total > 0:
+            self.middle.setSizes([total - 2 * total // 5, 2 * total // 5])
 
     def add_banner(self, banner: QWidget) -> None:
         """A strip above the plots (below those added before)."""
@@ -192,6 +211,7 @@ class Workspace(QObject):
             self.outputs_view,
             self.embedding_view,
             self.diagnostics_view,
+            self.chart_view,
             *([self._compare_view] if self._compare_view is not None else []),
         ):
             view.set_theme(self.theme)
@@ -219,6 +239,15 @@ class Workspace(QObject):
             self.actions.set_checked_quietly("expansion", expansion is True)
         for v in self.all_views():
             v.set_options(expansion=expansion, contours=contours)
+        if expansion is not None:
+            self._show_compare_captions()
+
+    def _show_compare_captions(self) -> None:
+        """The compare panels' captions again (they state a dense expansion's 0 % only while
+        the expansion points are shown)."""
+        if self._compare_view is not None:
+            p = self.pictures
+            self._compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
 
     def expansion_option(self):
         """What the views do with expansion points: True, False or "auto"."""
@@ -227,6 +256,7 @@ class Workspace(QObject):
     def show_expansion(self, on: bool) -> None:
         for v in self.all_views():
             v.set_options(expansion=on)
+        self._show_compare_captions()
 
     def show_contours(self, on: bool) -> None:
         for v in self.all_views():

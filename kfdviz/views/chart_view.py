@@ -30,7 +30,9 @@ PEN_STYLES = {
     "dashed": Qt.PenStyle.DashLine,
     "dotted": Qt.PenStyle.DotLine,
 }
-LEGEND_CORNERS = {"top-left": ((0, 0), (0, 0), (8, 8)), "bottom-right": ((1, 1), (1, 1), (-8, -8))}
+# the legend's line samples, as text (the legend is a wrapped line of text under the title, so
+# that it fits a plot of any width)
+LINE_SAMPLES = {"solid": "━━", "dashed": "╺╸╺╸", "dotted": "┈┈"}
 INK_ON_PAPER = np.array([[255, 255, 255], [0, 0, 0]], dtype=float)  # low values white
 IMAGE_GAP = 0.15  # between images, as a fraction of an image's side
 LABEL_ROOM = 0.45  # below each image for its label, as a fraction of an image's side
@@ -58,6 +60,10 @@ class ChartPanel(QWidget):
         self.heading = QLabel("")
         self.heading.setWordWrap(True)
         self.heading.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.legend = QLabel("")
+        self.legend.setWordWrap(True)
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.legend.hide()
         self.plot = pg.PlotWidget()
         self.plot.setMinimumSize(180, 140)
         item = self.plot.getPlotItem()
@@ -71,6 +77,7 @@ class ChartPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.heading)
+        layout.addWidget(self.legend)
         layout.addWidget(self.plot, 1)
         self._draw()
 
@@ -101,16 +108,14 @@ class ChartPanel(QWidget):
         item.setLabel("bottom", chart.xlabel)
         item.setLabel("left", chart.ylabel)
         labelled = [s for s in chart.series if s.label]
-        legend = None
         if chart.legend and labelled:
-            back = pg.mkColor(self.theme.background)
-            back.setAlpha(215)
-            legend = item.addLegend(
-                brush=pg.mkBrush(back),
-                labelTextColor=self.theme.foreground,
-                labelTextSize="8pt",
-                verSpacing=-4,
-            )
+            entries = [
+                f'<span style="color:{palette.class_color(s.color)}">{LINE_SAMPLES[s.style]}'
+                f"</span>&nbsp;{html.escape(s.label)}"
+                for s in labelled
+            ]
+            self.legend.setText(f"<small>{' &nbsp; '.join(entries)}</small>")
+            self.legend.show()
         for s in chart.series:
             color = palette.class_color(s.color)
             pen = pg.mkPen(color, width=2.0, style=PEN_STYLES[s.style])
@@ -120,11 +125,6 @@ class ChartPanel(QWidget):
             curve = pg.PlotDataItem(s.x, s.y, pen=pen, name=s.label or None, **extra)
             item.addItem(curve)
             self.curves.append(curve)
-        if legend is not None:
-            item_pos, parent_pos, offset = LEGEND_CORNERS.get(
-                chart.legend_at, LEGEND_CORNERS["top-left"]
-            )
-            legend.anchor(itemPos=item_pos, parentPos=parent_pos, offset=offset)
         vb = item.getViewBox()
         if chart.log_x:
             xs = np.concatenate([s.x[np.isfinite(s.x) & (s.x > 0)] for s in chart.series] or [[]])
@@ -163,7 +163,7 @@ class ChartPanel(QWidget):
         step_x = side * (1.0 + IMAGE_GAP)
         step_y = side * (1.0 + LABEL_ROOM)
         font = QFont()
-        font.setPointSizeF(8.0)
+        font.setPointSizeF(7.0)
         for k, im in enumerate(chart.images):
             r, c = divmod(k, cols)
             image = pg.ImageItem(np.asarray(im, dtype=float), axisOrder="row-major")
@@ -173,9 +173,10 @@ class ChartPanel(QWidget):
             item.addItem(image)
             self.images.append(image)
             if chart.image_labels:
-                label = pg.TextItem(
-                    chart.image_labels[k], color=self.theme.foreground, anchor=(0.5, 0)
-                )
+                # the value alone ("p = 0.43" -> "0.43"): the caption names it, and a row of
+                # small images leaves no room for more
+                text = chart.image_labels[k].split("= ")[-1]
+                label = pg.TextItem(text, color=self.theme.foreground, anchor=(0.5, 0))
                 label.setFont(font)
                 label.setPos(c * step_x + 0.5 * side, r * step_y + side + 0.03)
                 item.addItem(label)

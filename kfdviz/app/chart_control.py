@@ -36,6 +36,7 @@ class ChartControl(QObject):
         self.worker: FitWorker | None = None
         self.closing = False
         self._version = -1  # the data version the charts running or shown are computed from
+        self._failed_version = -2  # the data version whose charts could not be computed
         self._data_edited = False
         view.hide()
 
@@ -48,6 +49,7 @@ class ChartControl(QObject):
     def set_view_settings(self, settings: dict | None) -> None:
         """The charts a session's (or preset's) view settings ask for: computed and shown, or
         the view hidden when there are none."""
+        self.view.primary = bool((settings or {}).get("charts_only"))
         try:
             names = tuple(requested_charts(settings))
         except ValueError as exc:
@@ -118,11 +120,21 @@ class ChartControl(QObject):
             return True
         return self.charts is not None and self._version == self.data.version
 
+    def is_settled(self) -> bool:
+        """Nothing left to do: the charts of the data on screen are shown or could not be
+        computed (or there are none, or no points), and none is being computed."""
+        if not self.names or self.data.n == 0:
+            return not self.running()
+        if self._data_edited or self.running():
+            return False
+        return self.is_current() or self._failed_version == self.data.version
+
     def _on_outcome(self, outcome) -> None:
         if self.closing or not self.worker.is_current(outcome):
             return
         if isinstance(outcome, FitFailure):
             if not outcome.cancelled:
+                self._failed_version = self._version
                 self.view.show_message(f"The charts could not be computed: {outcome.message}")
             return
         if isinstance(outcome, ChartOutcome) and self._version == self.data.version:

@@ -238,8 +238,8 @@ class MainWindow(QMainWindow):
 
     def is_settled(self) -> bool:
         """Every picture of the layout has a fit or a failure of the current data, and no fit
-        is running or waiting."""
-        return self.fit.is_settled()
+        is running or waiting; so have the session's charts, if it has any."""
+        return self.fit.is_settled() and self.charts.is_settled()
 
     def is_up_to_date(self) -> bool:
         """Every picture of the layout shows a fit of the current data and parameters."""

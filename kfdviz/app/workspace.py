@@ -102,10 +102,12 @@ class Workspace(QObject):
         self.input_view.viewbox.sigResized.connect(self.view_resized)
 
     def _share_middle(self) -> None:
-        """The charts, when they appear, get two fifths of the height under the banners."""
+        """The charts, when they appear, get two fifths of the height under the banners, or
+        half of it when they are the session's figure (``charts_only``)."""
         total = sum(self.middle.sizes())
         if total > 0:
-            self.middle.setSizes([total - 2 * total // 5, 2 * total // 5])
+            charts = total // 2 if self.chart_view.primary else 2 * total // 5
+            self.middle.setSizes([total - charts, charts])
 
     def add_banner(self, banner: QWidget) -> None:
         """A strip above the plots (below those added before)."""
@@ -270,6 +272,7 @@ class Workspace(QObject):
         self.input3d.set_scale(scale)
         self.sweep_panel.set_scale(scale)
         self.sweep_panel.run_button.setVisible(not presenting)
+        self.chart_view.set_scale(scale)
         if self._compare_view is not None:
             self._compare_view.set_scale(scale, presenting=presenting)
 

@@ -116,6 +116,8 @@ def paint_figure(
     the larger picture. Nothing is cut. ``shape``: (rows, columns) of the panels (default:
     :func:`roomiest_arrangement`).
     """
+    # measured (on scratch canvases) before this figure's canvas is made
+    rows, cols = shape or roomiest_arrangement(plan, width, height, dpi)
     theme = palette.theme(str(plan.settings.get("theme", "light")))
     c = _Canvas(qp, width, height, dpi, theme)
     qp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -140,7 +142,6 @@ def paint_figure(
         note_lines = c.wrap(plan.note, note_font, width - 2 * margin)
     note_h = len(note_lines) * c.text_height(note_font) + (c.pt(2) if note_lines else 0.0)
     area = QRectF(margin, top, width - 2 * margin, height - top - margin - legend_h - note_h)
-    rows, cols = shape or roomiest_arrangement(plan, width, height, dpi)
     gap = c.pt(10)
     ch = (area.height() - gap * (rows - 1)) / rows
     geoms = []

@@ -53,10 +53,13 @@ class ChartPanel(QWidget):
     """One chart: its title and caption above a pyqtgraph plot of its lines or images (the
     images in the figures' grid, :func:`kfdviz.figure.paint_charts.image_grid_shape`)."""
 
-    def __init__(self, chart: Chart, theme: Theme, parent: QWidget | None = None):
+    def __init__(
+        self, chart: Chart, theme: Theme, parent: QWidget | None = None, *, scale: float = 1.0
+    ):
         super().__init__(parent)
         self.chart = chart
         self.theme = theme
+        self.scale = scale  # of text, lines and markers (presentation mode: larger)
         self.heading = QLabel("")
         self.heading.setWordWrap(True)
         self.heading.setAlignment(Qt.AlignmentFlag.AlignHCenter)
@@ -88,10 +91,18 @@ class ChartPanel(QWidget):
         self.heading.setText(f"<b>{html.escape(chart.title)}</b>{below}")
         item = self.plot.getPlotItem()
         self.plot.setBackground(self.theme.background)
+        tick = QFont()
+        tick.setPointSizeF(9.0 * self.scale)
         for name in ("left", "bottom"):
             axis = item.getAxis(name)
             axis.setPen(self.theme.foreground)
             axis.setTextPen(self.theme.foreground)
+            axis.setStyle(tickFont=tick)
+        for label in (self.heading, self.legend):
+            # half as much larger as the plots' text: the headings wrap in the charts' width
+            font = QFont(label.font())
+            font.setPointSizeF(9.0 * (1.0 + 0.5 * (self.scale - 1.0)))
+            label.setFont(font)
         if chart.kind == "images":
             self._draw_images(item)
         else:
@@ -105,8 +116,11 @@ class ChartPanel(QWidget):
         item.getViewBox().setAspectLocked(False)
         item.setLogMode(x=chart.log_x, y=False)
         item.showGrid(x=True, y=True, alpha=0.2)
-        item.setLabel("bottom", chart.xlabel)
-        item.setLabel("left", chart.ylabel)
+        # axis titles are long ("false positive rate (benign called novel)"): a little
+        # smaller than the ticks, and growing only half as much in presentation mode
+        size = {"font-size": f"{8.0 * (1.0 + 0.5 * (self.scale - 1.0)):g}pt"}
+        item.setLabel("bottom", chart.xlabel, **size)
+        item.setLabel("left", chart.ylabel, **size)
         labelled = [s for s in chart.series if s.label]
         if chart.legend and labelled:
             entries = [
@@ -118,10 +132,15 @@ class ChartPanel(QWidget):
             self.legend.show()
         for s in chart.series:
             color = palette.class_color(s.color)
-            pen = pg.mkPen(color, width=2.0, style=PEN_STYLES[s.style])
+            pen = pg.mkPen(color, width=2.0 * self.scale, style=PEN_STYLES[s.style])
             extra = {}
             if s.markers:
-                extra = {"symbol": "o", "symbolSize": 6, "symbolBrush": color, "symbolPen": color}
+                extra = {
+                    "symbol": "o",
+                    "symbolSize": 6 * self.scale,
+                    "symbolBrush": color,
+                    "symbolPen": color,
+                }
             curve = pg.PlotDataItem(s.x, s.y, pen=pen, name=s.label or None, **extra)
             item.addItem(curve)
             self.curves.append(curve)
@@ -163,7 +182,7 @@ class ChartPanel(QWidget):
         step_x = side * (1.0 + IMAGE_GAP)
         step_y = side * (1.0 + LABEL_ROOM)
         font = QFont()
-        font.setPointSizeF(7.0)
+        font.setPointSizeF(7.0 * self.scale)
         for k, im in enumerate(chart.images):
             r, c = divmod(k, cols)
             image = pg.ImageItem(np.asarray(im, dtype=float), axisOrder="row-major")
@@ -194,6 +213,8 @@ class ChartView(QWidget):
     def __init__(self, parent: QWidget | None = None, *, theme: Theme = LIGHT):
         super().__init__(parent)
         self.theme = theme
+        self.scale = 1.0
+        self.primary = False  # the charts are the session's figure (its fits are not in it)
         self.charts: list[Chart] = []
         self.panels: list[ChartPanel] = []
         self.busy = False
@@ -220,7 +241,7 @@ class ChartView(QWidget):
         self.charts = list(charts)
         self.panels = []
         for chart in self.charts:
-            panel = ChartPanel(chart, self.theme, self)
+            panel = ChartPanel(chart, self.theme, self, scale=self.scale)
             self.row.addWidget(panel, 1)
             self.panels.append(panel)
         self.set_busy(False)
@@ -244,9 +265,18 @@ class ChartView(QWidget):
         for panel in self.panels:
             panel.setEnabled(True)
 
+    def set_scale(self, scale: float) -> None:
+        """Text, lines and markers ``scale`` times their size (presentation mode)."""
+        if scale != self.scale:
+            self.scale = float(scale)
+            self._redraw()
+
     def set_theme(self, theme: Theme) -> None:
         """Draw the charts again in ``theme``'s colours."""
         self.theme = theme
+        self._redraw()
+
+    def _redraw(self) -> None:
         busy, text = self.busy, self.status.text()
         self.set_charts(self.charts)
         if busy:

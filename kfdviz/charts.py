@@ -5,7 +5,8 @@ Some figures plot something other than a fitted feature: the loss functions and 
 most unusual images. A :class:`Chart` describes such a panel as plain data; a chart *builder*,
 registered under a name with :func:`chart`, computes its charts from a session's data. A
 session (or preset) asks for them by name in its view settings, ``{"charts": ["name", ...]}``,
-and ``{"charts_only": true}`` leaves its fits out of the exported figure. No Qt here.
+and ``{"charts_only": true}`` leaves its fits out of the exported figure. The window draws the
+same Chart objects under its pictures (:mod:`kfdviz.app.chart_control`). No Qt here.
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ window shows them under the pictures, in a :class:`~kfdviz.views.chart_view.Char
 on the window's data, on a worker thread of their own (the GUI thread never waits on them; the
 view is marked busy meanwhile). When the data change the charts are computed again; a newer
 request cancels the one before. Charts are kept only for the data they were computed from.
+
+A session names its charts before its data are on screen (and presentation mode puts a session
+back in several steps), so the control acts once the change is complete: on the next turn of
+the event loop after the view settings or the data changed.
 """
 
 from __future__ import annotations
@@ -37,7 +41,9 @@ class ChartControl(QObject):
         self.closing = False
         self._version = -1  # the data version the charts running or shown are computed from
         self._failed_version = -2  # the data version whose charts could not be computed
+        self._settings: dict | None = None  # view settings not acted on yet
         self._data_edited = False
+        self._scheduled = False
         view.hide()
 
     def _thread(self) -> FitWorker:
@@ -46,37 +52,59 @@ class ChartControl(QObject):
             self.worker.outcome.connect(self._on_outcome)
         return self.worker
 
+    # -- what changed ----------------------------------------------------------------------------
     def set_view_settings(self, settings: dict | None) -> None:
-        """The charts a session's (or preset's) view settings ask for: computed and shown, or
-        the view hidden when there are none."""
-        self.view.primary = bool((settings or {}).get("charts_only"))
+        """The view settings of the session on screen: its charts (``{"charts": [...]}``) are
+        computed and shown, or the view is hidden when it has none."""
+        self._settings = dict(settings or {})
+        self._schedule()
+
+    def data_changed(self, _kind: str = "") -> None:
+        """New or edited data: the charts are computed again."""
+        self._data_edited = True
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            QTimer.singleShot(0, self._update)
+
+    def _update(self) -> None:
+        self._scheduled = False
+        if self.closing:
+            return
+        settings, self._settings = self._settings, None
+        edited, self._data_edited = self._data_edited, False
+        if settings is not None:
+            self._apply(settings)
+        elif edited and self.names and self._version != self.data.version:
+            self.run()
+
+    def _apply(self, settings: dict) -> None:
+        self.view.primary = bool(settings.get("charts_only"))
         try:
             names = tuple(requested_charts(settings))
         except ValueError as exc:
-            self.set_names(())
+            self._show_names(())
             self.view.show()
             self.view.show_message(f"No charts: {exc}")
             return
-        self.set_names(names)
+        self._show_names(names)
 
-    def set_names(self, names) -> None:
-        names = tuple(names)
-        current = names == self.names and self._version == self.data.version
+    def _show_names(self, names: tuple[str, ...]) -> None:
         self.names = names
+        self.charts = None
         if not names:
             self.cancel()
-            self.charts = None
             self.view.clear()
             self.view.hide()
             return
         self.view.show()
-        if not current:
-            self.charts = None
-            self.run()
+        self.run()
 
+    # -- computing -------------------------------------------------------------------------------
     def run(self) -> int | None:
         """Compute the charts of the data as they are now (the view is marked busy)."""
-        self._data_edited = False
         if not self.names:
             return None
         if self.data.n == 0:
@@ -94,19 +122,6 @@ class ChartControl(QObject):
         self.view.set_busy(True)
         return self._thread().submit(request)
 
-    def data_changed(self, _kind: str = "") -> None:
-        """New or edited data: the charts are computed again once the change is complete (a
-        session being opened names its charts first)."""
-        if not self._data_edited:
-            self._data_edited = True
-            QTimer.singleShot(0, self._rerun)
-
-    def _rerun(self) -> None:
-        if self._data_edited and not self.closing:
-            self._data_edited = False
-            if self.names and self._version != self.data.version:
-                self.run()
-
     def cancel(self) -> None:
         if self.worker is not None:
             self.worker.cancel()
@@ -123,10 +138,10 @@ class ChartControl(QObject):
     def is_settled(self) -> bool:
         """Nothing left to do: the charts of the data on screen are shown or could not be
         computed (or there are none, or no points), and none is being computed."""
-        if not self.names or self.data.n == 0:
-            return not self.running()
-        if self._data_edited or self.running():
+        if self._scheduled or self.running():
             return False
+        if not self.names or self.data.n == 0:
+            return True
         return self.is_current() or self._failed_version == self.data.version
 
     def _on_outcome(self, outcome) -> None:

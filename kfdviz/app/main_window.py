@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
             workspace=ws,
             status=self.status,
             settings=settings,
+            charts=self.charts,
         )
         self.gallery = GalleryControl(self, load_preset=self.files.load_preset)
         self.toolbar = self.action_table.build_bars(ws.docks(), self.files.load_preset)
@@ -193,7 +194,7 @@ class MainWindow(QMainWindow):
         ws.data_panel.mode_changed.connect(self.files.set_mode)
         ws.refit_wanted.connect(lambda slots, now: fit.request_fit(slots=slots, now=now))
         self.files.applied.connect(self.autosave.edited)
-        self.files.applied.connect(lambda: self.charts.set_view_settings(self.files.view_settings))
+        self.files.view_settings_changed.connect(self.charts.set_view_settings)
         self.data.changed.connect(self.charts.data_changed)
         fit.drawn.connect(self.fit_drawn)
         fit.failed.connect(self.fit_failed)

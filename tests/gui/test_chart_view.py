@@ -44,8 +44,10 @@ def roc(qtbot, settings, monkeypatch):
 def test_novelty_roc_draws_its_charts_in_the_window(roc, qtbot):
     w, threads = roc
     view = w.workspace.chart_view
-    # the preset is open at once; its charts are being computed, off the GUI thread
-    assert view.isVisible() and view.busy and "Computing" in view.status.text()
+    # the preset is open at once; its charts are then computed, off the GUI thread
+    assert not w.charts.is_current() and not w.is_settled()
+    qtbot.waitUntil(lambda: view.busy, timeout=10_000)
+    assert view.isVisible() and "Computing" in view.status.text()
     assert not w.charts.is_current()
     wait_charts(qtbot, w)
     wait_idle(qtbot, w)
@@ -79,6 +81,10 @@ def test_novelty_roc_draws_its_charts_in_the_window(roc, qtbot):
         True,
         True,
     ]
+    # the window's export paints these same chart objects (the preset's figure is its charts)
+    plan = w.exporter.figure_plan()
+    assert [p.kind for p in plan.panels] == ["chart"] * 3
+    assert [p.chart for p in plan.panels] == charts
     save_and_check(w, "charts-novelty-roc")
 
 
@@ -126,3 +132,18 @@ def test_novelty_digits_draws_the_images(qtbot, settings):
         save_and_check(w, "charts-novelty-digits")
     finally:
         w.close()
+
+
+def test_charts_come_back_after_presentation_mode(roc, qtbot):
+    w, _threads = roc
+    view = w.workspace.chart_view
+    wait_charts(qtbot, w)
+    wait_idle(qtbot, w)
+    w.presenter.set_deck(["default"])  # a slide without charts
+    w.presenter.enter(0)
+    wait_idle(qtbot, w)
+    assert not view.isVisible()
+    w.presenter.leave()
+    wait_idle(qtbot, w)
+    assert w.charts.names == ("novelty-roc",) and view.isVisible()
+    assert w.charts.is_current() and len(view.panels) == 3

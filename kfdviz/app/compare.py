@@ -1,12 +1,13 @@
 """The compare layout: two to four algorithms side by side on the same data.
 
 Two or three panels stand in a row, four in a 2 × 2 grid (the figure painter's arrangement for
-four panels). Each panel is one fit slot of the worker ("compare-0", ...) with its own parameters; a parameter
-the user links has one value in every panel that has it (see :mod:`kfdviz.app.pictures`). The
-panels' view boxes are linked, so panning or zooming one moves all, and every panel draws the same
-points over the same grid box (TPAMI Fig. 1 and the 1999 Fig. 1 made interactive). Clicking a
-panel's header makes it the one the algorithm panel edits. A panel's caption is built from its
-slot's current parameters unless the slot still fits what its given title describes.
+four panels). Each panel is one fit slot of the worker ("compare-0", ...) with its own
+parameters; a parameter the user links has one value in every panel that has it (see
+:mod:`kfdviz.app.pictures`). The panels' view boxes are linked, so panning or zooming one moves
+all, and every panel draws the same points over the same grid box (TPAMI Fig. 1 and the 1999
+Fig. 1 made interactive). Clicking a panel's header makes it the one the algorithm panel edits.
+A panel's caption is built from its slot's current parameters unless the slot still fits what
+its given title describes.
 """
 
 from __future__ import annotations

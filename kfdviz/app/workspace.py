@@ -3,8 +3,8 @@
 The middle is a column of banners over a stack of two layouts: the single layout (the input
 space view, or the 3-D view for data of three or more dimensions) and the compare layout (two to
 four panels, built the first time it is needed); below them, for a session that has charts, the
-chart view (curves and images a paper's figure computes, :mod:`kfdviz.app.chart_control`). The docks are Data, Algorithm, Outputs,
-Embedding, Diagnostics and Sweep. The workspace draws results into the views and the docks,
+chart view (curves and images a paper's figure computes, :mod:`kfdviz.app.chart_control`). The
+docks are Data, Algorithm, Outputs, Embedding, Diagnostics and Sweep. The workspace draws results into the views and the docks,
 frames the data, follows the plot's shape, switches layouts and themes; it never fits. When the
 pictures need a new fit (another layout, another panel count, a plot that changed shape) it says
 so through :attr:`Workspace.refit_wanted`; the window hands that to the fit control.

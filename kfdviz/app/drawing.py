@@ -16,7 +16,7 @@ from .wording import count
 def show_compare_caption(panel, heading: str, r: FitResult | None, mode: str) -> None:
     """A compare panel's caption: ``heading`` (what the slot fits), then what the panel's page
     shows of ``r`` (the feature, or the embedding) unless the heading says it already, and the
-    fraction of zero expansion coefficients (also 0 % when the expansion points are shown)."""
+    fraction of zero expansion coefficients (0 % too: a comparison is about the differences)."""
     if r is None:
         panel.caption.setText(heading)
         return
@@ -26,7 +26,7 @@ def show_compare_caption(panel, heading: str, r: FitResult | None, mode: str) ->
         shown = f"embedding of all points ({len(r.embedding_labels) or 'no'} features)"
     same = shown.lower() in heading.lower()
     text = heading if same else f"{heading} — {shown}"
-    zeros = describe_zeros(r, always=panel.view._show_expansion is True)
+    zeros = describe_zeros(r, always=True)
     panel.caption.setText(f"{text} · {zeros}" if zeros else text)
     panel.caption.setToolTip(r.feature_label)
 

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QScrollArea,
-    QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
 from ..estimators import registry
 from ..pipeline import FitFailure, FitResult, data_box
 from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
-from ..views.chart_view import ChartView
+from ..views.chart_view import ChartArea
 from ..views.style import THEMES, apply_theme
 from .actions import TOOLS
 from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
@@ -87,27 +86,11 @@ class Workspace(QObject):
         self.column = QVBoxLayout(holder)
         self.column.setContentsMargins(0, 0, 0, 0)
         self.column.setSpacing(4)
-        # the pictures above the charts, the user choosing how to share the height
-        self.chart_view = ChartView(theme=self.theme)
-        self.chart_view.hide()
-        self.middle = QSplitter(Qt.Orientation.Vertical)
-        self.middle.setChildrenCollapsible(False)
-        self.middle.addWidget(self.central)
-        self.middle.addWidget(self.chart_view)
-        self.middle.setStretchFactor(0, 3)
-        self.middle.setStretchFactor(1, 2)
-        self.chart_view.appeared.connect(self._share_middle)
+        self.middle = ChartArea(self.central, theme=self.theme)  # the charts below the pictures
+        self.chart_view = self.middle.charts
         self.column.addWidget(self.middle, 1)
         self.window.setCentralWidget(holder)
         self.input_view.viewbox.sigResized.connect(self.view_resized)
-
-    def _share_middle(self) -> None:
-        """The charts, when they appear, get two fifths of the height under the banners, or
-        half of it when they are the session's figure (``charts_only``)."""
-        total = sum(self.middle.sizes())
-        if total > 0:
-            charts = total // 2 if self.chart_view.primary else 2 * total // 5
-            self.middle.setSizes([total - charts, charts])
 
     def add_banner(self, banner: QWidget) -> None:
         """A strip above the plots (below those added before)."""
@@ -241,24 +224,13 @@ class Workspace(QObject):
             self.actions.set_checked_quietly("expansion", expansion is True)
         for v in self.all_views():
             v.set_options(expansion=expansion, contours=contours)
-        if expansion is not None:
-            self._show_compare_captions()
-
-    def _show_compare_captions(self) -> None:
-        """The compare panels' captions again (they state a dense expansion's 0 % only while
-        the expansion points are shown)."""
-        if self._compare_view is not None:
-            p = self.pictures
-            self._compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
 
     def expansion_option(self):
         """What the views do with expansion points: True, False or "auto"."""
         return self.input_view._show_expansion
 
     def show_expansion(self, on: bool) -> None:
-        for v in self.all_views():
-            v.set_options(expansion=on)
-        self._show_compare_captions()
+        self.set_view_options(expansion=on)
 
     def show_contours(self, on: bool) -> None:
         for v in self.all_views():
@@ -472,7 +444,7 @@ class Workspace(QObject):
         if data.regression or data.dimension != 2 or data.n == 0:
             return None
         x0, x1, y0, y1 = data_box(data.X(), 0.15)
-        view = self._box_view()
+        view = self.active_view()  # every compare panel has its shape
         w, h = view.viewbox.width(), view.viewbox.height()
         if w < 20 or h < 20:
             return (x0, x1, y0, y1)
@@ -484,11 +456,6 @@ class Workspace(QObject):
         else:
             bh = bw / aspect
         return (cx - bw / 2, cx + bw / 2, cy - bh / 2, cy + bh / 2)
-
-    def _box_view(self) -> InputSpaceView:
-        if self.pictures.layout_name == "compare":
-            return self.compare_view.panels[0].view
-        return self.input_view
 
     def reframe(self) -> None:
         """Every view shows the picture's box (or the points' when there is no picture)."""
@@ -514,7 +481,7 @@ class Workspace(QObject):
         aspect_new = (box[1] - box[0]) / (box[3] - box[2])
         if abs(aspect_new / aspect_old - 1.0) < 0.02:
             return
-        (vx0, vx1), (vy0, vy1) = self._box_view().viewbox.viewRange()
+        (vx0, vx1), (vy0, vy1) = self.active_view().viewbox.viewRange()
         cx, cy = 0.5 * (old[0] + old[1]), 0.5 * (old[2] + old[3])
         near = abs(0.5 * (vx0 + vx1) - cx) < 0.1 * (old[1] - old[0]) and abs(
             0.5 * (vy0 + vy1) - cy

@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ..charts import Chart
 from ..figure import palette
@@ -285,27 +285,30 @@ class ChartView(QWidget):
             self.status.setText(text)
 
 
-class ChartArea(QSplitter):
-    """The window's pictures over its :class:`ChartView` (``charts``), the user choosing how to
-    share the height. The charts, when they appear, get two fifths of it, or half when they are
-    the session's figure (``primary``: its fits are not in the figure)."""
+class ChartArea(QWidget):
+    """The window's pictures over its :class:`ChartView` (``charts``): the charts, when shown,
+    take two fifths of the height, or half when they are the session's figure (``primary``: its
+    fits are not in the figure).
+
+    A plain layout, not a splitter: a QSplitter kept the width the compare panels had claimed
+    after they were gone, so the docks beside could not get theirs back.
+    """
 
     def __init__(self, pictures: QWidget, *, theme: Theme = LIGHT):
-        super().__init__(Qt.Orientation.Vertical)
+        super().__init__()
         self.charts = ChartView(theme=theme)
         self.charts.hide()
-        self.setChildrenCollapsible(False)
-        self.addWidget(pictures)
-        self.addWidget(self.charts)
-        self.setStretchFactor(0, 3)
-        self.setStretchFactor(1, 2)
+        self.column = QVBoxLayout(self)
+        self.column.setContentsMargins(0, 0, 0, 0)
+        self.column.setSpacing(4)
+        self.column.addWidget(pictures, 3)
+        self.column.addWidget(self.charts, 2)
         self.charts.appeared.connect(self._share)
 
     def _share(self) -> None:
-        total = sum(self.sizes())
-        if total > 0:
-            charts = total // 2 if self.charts.primary else 2 * total // 5
-            self.setSizes([total - charts, charts])
+        primary = self.charts.primary
+        self.column.setStretch(0, 1 if primary else 3)
+        self.column.setStretch(1, 1 if primary else 2)
 
 
 __all__ = ["ChartArea", "ChartPanel", "ChartView"]

@@ -243,6 +243,7 @@ class ChartView(QWidget):
         for chart in self.charts:
             panel = ChartPanel(chart, self.theme, self, scale=self.scale)
             self.row.addWidget(panel, 1)
+            panel.show()  # now, not on the layout's queued call: the charts are drawn when told
             self.panels.append(panel)
         self.set_busy(False)
 

@@ -270,14 +270,16 @@ class Workspace(QObject):
             if not p.compare_seeded:
                 p.seed_compare_from_main()
                 self.compare_view.set_mode(p.compare_mode)
-            self.central.setCurrentWidget(self.compare_view)
             self.compare_view.set_count(p.compare_count)
             for i, slot in enumerate(p.compare_slots):
                 self.compare_view.panels[i].set_slot(slot)
+            # bound first: showing the layout resizes its plots, which may ask for a fit of
+            # the active slot from the algorithm panel's values
             self.activate_compare_panel(p.active_compare, refit=False)
+            self.central.setCurrentWidget(self.compare_view)
         else:
-            self.central.setCurrentWidget(self.single)
             self.bind_panel(p.main_slot)
+            self.central.setCurrentWidget(self.single)
         self.refresh_points(reframe=True)
         for slot_name in p.layout_slot_names():
             r = p.slot(slot_name).result

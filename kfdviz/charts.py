@@ -5,7 +5,8 @@ Some figures plot something other than a fitted feature: the loss functions and 
 most unusual images. A :class:`Chart` describes such a panel as plain data; a chart *builder*,
 registered under a name with :func:`chart`, computes its charts from a session's data. A
 session (or preset) asks for them by name in its view settings, ``{"charts": ["name", ...]}``,
-and ``{"charts_only": true}`` leaves its fits out of the exported figure. No Qt here.
+and ``{"charts_only": true}`` leaves its fits out of the exported figure. The window draws the
+same Chart objects under its pictures (:mod:`kfdviz.app.chart_control`). No Qt here.
 """
 
 from __future__ import annotations
@@ -89,7 +90,13 @@ def chart(name: str):
 
 def chart_names(state) -> list[str]:
     """The chart builders a session's view settings ask for (unknown names: ValueError)."""
-    names = state.view_settings.get("charts") or []
+    return requested_charts(state.view_settings)
+
+
+def requested_charts(view_settings) -> list[str]:
+    """The chart builders the view settings ``{"charts": [...]}`` ask for, in order (none: [];
+    unknown names: ValueError)."""
+    names = (view_settings or {}).get("charts") or []
     if isinstance(names, str):
         names = [names]
     unknown = [n for n in names if n not in CHARTS]
@@ -103,10 +110,34 @@ def chart_names(state) -> list[str]:
 def compute_charts(state) -> list[Chart]:
     """Every chart the session asks for, in order, computed from its data (the builders are
     registered by the preset modules, loaded with :mod:`kfdviz.presets`)."""
+    return build_charts(chart_names(state), state.X, state.y, state.test_mask)
+
+
+def build_charts(names, X, y, test_mask, *, cancel=None, progress=None) -> list[Chart]:
+    """The charts of the builders ``names``, in order, from the data ``X``, ``y``,
+    ``test_mask``. ``cancel`` (a callable or a cancel token) is checked before each builder
+    (``FitCancelled`` once it is set); ``progress(fraction, message)`` hears of each."""
+    from .pipeline.request import as_check
+
+    check = as_check(cancel)
+    names = list(names)
     out: list[Chart] = []
-    for name in chart_names(state):
-        out.extend(CHARTS[name](state.X, state.y, state.test_mask))
+    for k, name in enumerate(names):
+        check()
+        if progress is not None:
+            progress(k / len(names), f"Computing the charts: {name}")
+        out.extend(CHARTS[name](X, y, test_mask))
+    check()
     return out
 
 
-__all__ = ["CHARTS", "Chart", "Series", "chart", "chart_names", "compute_charts"]
+__all__ = [
+    "CHARTS",
+    "Chart",
+    "Series",
+    "build_charts",
+    "chart",
+    "chart_names",
+    "compute_charts",
+    "requested_charts",
+]

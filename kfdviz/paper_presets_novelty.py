@@ -2,7 +2,8 @@
 
 Hoffmann (Kernel PCA for novelty detection, 2007) writes the Gaussian kernel
 exp(−‖x−z‖²/(2σ²)); kfdviz's width is c = 2σ². Both presets draw charts (:mod:`kfdviz.charts`)
-computed from the preset's data; in the app they open as fits of the same detectors.
+computed from the preset's data; in the app they open as fits of the same detectors, with the
+charts below them.
 """
 
 from __future__ import annotations
@@ -168,7 +169,8 @@ register(
             "the one-class SVM's peaks at 0.951 near σ = 3 and falls off on both sides, the "
             "Parzen window's stays near 0.91; against q KPCA's area varies between 0.917 and "
             "0.930, with no clear trend. In the app the preset opens the first two detectors "
-            "fitted on the data (a stratified half held out) with their outputs per class."
+            "fitted on the data (a stratified half held out) with their outputs per class, and "
+            "the three charts below them."
         ),
         source="Hoffmann, Kernel PCA for novelty detection, Pattern Recognition 40, 2007 "
         "(lecture slides, real data)",
@@ -257,7 +259,7 @@ register(
             "preset's: σ = 1.2 (√(median ‖x−z‖²/2) of these zeros) and q = 20 (a similar "
             "share of the sample as the paper's 100 of about 5900, raised so that the "
             "subspace still describes a zero). In the app the preset opens the fit with the "
-            "histogram of its decision values."
+            "histogram of its decision values, and the two rows of images below it."
         ),
         source="Hoffmann, Kernel PCA for novelty detection, Pattern Recognition 40, 2007, Fig. 11",
         data=DataSpec("digits", {"digit": 0, "scaled": True}, seed=0),

@@ -1,6 +1,6 @@
 """Preset types, the table presets register into, and the built-in presets.
 
-A preset is data, not code: a data set, one to three algorithms with their parameters, a layout;
+A preset is data, not code: a data set, one to four algorithms with their parameters, a layout;
 the app, the command line and the tests read the same description. ``default`` is what the app
 opens with. The papers' figures (:mod:`kfdviz.paper_presets`) register into the same table after
 these; :mod:`kfdviz.presets` is the complete catalog. No Qt here.
@@ -15,6 +15,7 @@ from typing import Any
 
 LAYOUTS = ("single", "compare")
 VIEWS = ("input", "outputs", "embedding", "diagnostics")
+MAX_PANELS = 4  # a picture's panels: one, or a comparison of up to four (a 2 × 2 grid)
 
 
 def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -68,8 +69,10 @@ class Preset:
     with_svr: bool = False
 
     def __post_init__(self):
-        if not 1 <= len(self.panels) <= 3:
-            raise ValueError(f"preset {self.name!r}: one to three panels, got {len(self.panels)}")
+        if not 1 <= len(self.panels) <= MAX_PANELS:
+            raise ValueError(
+                f"preset {self.name!r}: one to {MAX_PANELS} panels, got {len(self.panels)}"
+            )
         if self.layout not in LAYOUTS:
             raise ValueError(f"preset {self.name!r}: layout must be one of {LAYOUTS}")
         if self.view not in VIEWS:
@@ -163,6 +166,7 @@ register(
 
 __all__ = [
     "LAYOUTS",
+    "MAX_PANELS",
     "PRESETS",
     "VIEWS",
     "DataSpec",

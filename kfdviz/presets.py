@@ -1,6 +1,6 @@
 """The preset catalog: the built-in presets, then the papers' figures, in that order.
 
-Named starting points: a data set, one to three algorithms with their parameters, a layout
+Named starting points: a data set, one to four algorithms with their parameters, a layout
 (:mod:`kfdviz.preset_catalog` defines them). ``default`` is what the app opens with; the others
 rebuild the papers' figures (see the table in the project's docs). Importing this module
 registers the papers' figures. No Qt here.

@@ -608,8 +608,12 @@ def check_state(state: SessionState) -> None:
         )
     if state.view not in VIEWS:
         raise SessionError(None, f"view must be one of {', '.join(VIEWS)}, not {state.view!r}")
-    if not 1 <= len(state.panels) <= 3:
-        raise SessionError(None, f"a session has one to three panels, this one {len(state.panels)}")
+    if not 1 <= len(state.panels) <= session_schema.MAX_PANELS:
+        raise SessionError(
+            None,
+            f"a session has one to {session_schema.MAX_PANELS} panels, this one "
+            f"{len(state.panels)}",
+        )
     if state.layout == "single" and len(state.panels) != 1:
         raise SessionError(None, "a single layout has exactly one panel")
     for i, p in enumerate(state.panels):

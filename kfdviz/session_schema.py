@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .preset_catalog import MAX_PANELS  # a session's panels are bounded as a preset's
+
 # -- the whole document ----------------------------------------------------------------------------
 MAX_DEPTH = 32  # objects and lists inside each other; a session needs fewer than 10
 MAX_INT = 2**63 - 1  # any integer, anywhere (larger ones cannot be stored in an int64)
@@ -396,6 +398,8 @@ def check_document(doc: Mapping) -> None:
     panels = doc.get("panels")
     n_panels = len(panels) if isinstance(panels, list) else 1
     if isinstance(panels, list):
+        if not 1 <= len(panels) <= MAX_PANELS:
+            raise FieldError("panels", f"has {len(panels):,} panels; allowed: 1 to {MAX_PANELS}")
         for i, p in enumerate(panels):
             if not isinstance(p, Mapping):
                 continue
@@ -415,6 +419,7 @@ __all__ = [
     "MAX_CONTOUR_WORK",
     "MAX_DEPTH",
     "MAX_GRID_POINTS",
+    "MAX_PANELS",
     "MAX_SWEEP_FITS",
     "MAX_SWEEP_VALUES",
     "VIEW_SETTINGS",

@@ -70,6 +70,16 @@ def test_every_preset_is_whole_at_a_paper_column(plans, drawn, titles):
             assert plan.title.split()[0] in whole
 
 
+def test_every_plot_has_room_at_a_paper_column(plans):
+    """No panel's headers and axes take all of its cell: every plot keeps a width and a height
+    (four maps in two rows once had none; the arrangement then falls back to one row)."""
+    for name, plan in plans.items():
+        plan.settings["show_titles"] = True
+        _, geometry = render_image(plan, COLUMN, DPI)
+        plots = [g.plot for g in geometry.panels if g.plot is not None]
+        assert all(p.width() > 0 and p.height() > 0 for p in plots), (name, plots)
+
+
 def test_text_is_set_at_least_at_the_minimum_size(plans, drawn):
     plan = plans["kfd-vs-kpca"]
     drawn.clear()

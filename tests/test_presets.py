@@ -248,13 +248,16 @@ def test_kfd_regression_noisy_is_sparser_than_svr():
 
 # -- sparsity on banana ----------------------------------------------------------------------------
 def test_sparsity_ordered_as_in_the_paper():
-    svm, skfd, lskfd = results("kfd-sparsity")
-    # paper on banana: SVM 78 %, SKFD 86 %, LSKFD 92 %; KFD 0 %
+    svm, kfd, skfd, lskfd = results("kfd-sparsity")
+    # paper on banana: SVM 78 %, KFD 0 %, SKFD 86 %, LSKFD 92 %
     assert 0.5 < svm.sparsity < min(skfd.sparsity, lskfd.sparsity)
     assert skfd.sparsity > 0.8 and lskfd.sparsity > 0.8
     for r in (svm, skfd, lskfd):
-        assert r.train_error < 0.15
         assert 0 < len(r.expansion_points) < r.n_train
+    # the plain KFD expands in every training point
+    assert kfd.sparsity == 0.0 and len(kfd.expansion_points) == kfd.n_train
+    for r in (svm, kfd, skfd, lskfd):
+        assert r.train_error < 0.15
     state = state_from_preset("kfd-sparsity")
     X_fresh, y_fresh = datasets.make("banana", seed=1, n_samples=2000)
     from kfdviz.estimators import registry
@@ -264,35 +267,36 @@ def test_sparsity_ordered_as_in_the_paper():
         assert np.mean(est.predict(X_fresh) != y_fresh) < 0.14  # paper: 10.6-11.5 %
 
 
+def test_sparsity_has_the_four_columns_of_the_papers_table():
+    p = presets.get("kfd-sparsity")
+    assert [panel.algorithm for panel in p.panels] == ["svm", "kfd", "kfd-sparse", "kfd-lp"]
+    # the KFD's parameters are the protocol's choice the description states
+    kfd = p.panels[1].params
+    assert kfd["width"] == pytest.approx(10**0.5) and kfd["mu"] == pytest.approx(1e-3)
+    assert "KFD μ ∈ 10^−4 … 10 gave c = 3.16, μ = 1e-3" in p.description
+
+
 def test_sparsity_kfd_panels_take_the_papers_threshold():
     for panel in presets.get("kfd-sparsity").panels:
         if panel.algorithm.startswith("kfd"):
             assert panel.params["threshold"] == "margin-lp"
-    svm, skfd, lskfd = results("kfd-sparsity")
-    # each caption states the panel's measured fraction of zero coefficients
+    fitted = results("kfd-sparsity")
+    # each caption states the panel's measured fraction of zero coefficients, the plain KFD's
+    # 0 % too (the preset draws the expansion points)
     from kfdviz.figure.plan import plan_figure
 
-    plan = plan_figure(computed("kfd-sparsity").state, [svm, skfd, lskfd])
-    for p, r in zip(plan.panels, (svm, skfd, lskfd), strict=True):
+    plan = plan_figure(computed("kfd-sparsity").state, fitted)
+    assert len(plan.panels) == 4
+    for p, r in zip(plan.panels, fitted, strict=True):
         assert f"zero coefficients {100 * r.sparsity:.0f} %" in p.measures
+    assert "zero coefficients 0 %" in plan.panels[1].measures
 
 
 def test_sparsity_description_states_the_measured_fractions():
     d = presets.get("kfd-sparsity").description
-    for r, name in zip(results("kfd-sparsity"), ("SVM", "SKFD", "LSKFD"), strict=True):
+    names = ("SVM", "KFD", "SKFD", "LSKFD")
+    for r, name in zip(results("kfd-sparsity"), names, strict=True):
         assert f"{name} {100 * r.sparsity:.0f} %" in d
-
-
-def test_the_plain_kfd_of_the_sparsity_table_has_no_zero_coefficients():
-    from kfdviz.pipeline import FitRequest, run_fit
-
-    d = presets.get("kfd-sparsity").description
-    assert "0 %" in d and "c = 3.16, μ = 1e-3" in d
-    state = state_from_preset("kfd-sparsity")
-    params = {"kernel": "rbf", "width": 10**0.5, "mu": 1e-3, "threshold": "margin-lp"}
-    r = run_fit(FitRequest("kfd", params, state.X, state.y))
-    assert r.sparsity == 0.0 and len(r.expansion_points) == r.n_train
-    assert r.train_error < 0.15
 
 
 def test_plain_kfd_has_no_zero_coefficients():

@@ -84,7 +84,7 @@ ACTIONS = (
         "compare",
         "Compare",
         "F6",
-        "Two or three algorithms side by side on the same data",
+        "Two to four algorithms side by side on the same data",
         "workspace.toggle_compare",
         checkable=True,
     ),

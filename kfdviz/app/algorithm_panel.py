@@ -57,7 +57,7 @@ class AlgorithmPanel(QWidget):
         self._link_buttons: dict[str, LinkButton] = {}
 
         self.combo = compact_combo(12)
-        self.combo.setToolTip("The algorithm to fit (the compare layout can show up to three)")
+        self.combo.setToolTip("The algorithm to fit (the compare layout can show up to four)")
         self.description = QLabel("")
         self.description.setWordWrap(True)
         small_font(self.description)
@@ -251,7 +251,7 @@ class AlgorithmPanel(QWidget):
         self.combo.setToolTip(
             self.spec().description
             if compact
-            else "The algorithm to fit (the compare layout can show up to three)"
+            else "The algorithm to fit (the compare layout can show up to four)"
         )
 
     def set_width(self, width: float) -> None:

@@ -1,11 +1,13 @@
-"""The compare layout: two or three algorithms side by side on the same data.
+"""The compare layout: two to four algorithms side by side on the same data.
 
-Each panel is one fit slot of the worker ("compare-0", ...) with its own parameters; a parameter
-the user links has one value in every panel that has it (see :mod:`kfdviz.app.pictures`). The
-panels' view boxes are linked, so panning or zooming one moves all, and every panel draws the same
-points over the same grid box (TPAMI Fig. 1 and the 1999 Fig. 1 made interactive). Clicking a
-panel's header makes it the one the algorithm panel edits. A panel's caption is built from its
-slot's current parameters unless the slot still fits what its given title describes.
+Two or three panels stand in a row, four in a 2 × 2 grid (the figure painter's arrangement for
+four panels). Each panel is one fit slot of the worker ("compare-0", ...) with its own
+parameters; a parameter the user links has one value in every panel that has it (see
+:mod:`kfdviz.app.pictures`). The panels' view boxes are linked, so panning or zooming one moves
+all, and every panel draws the same points over the same grid box (TPAMI Fig. 1 and the 1999
+Fig. 1 made interactive). Clicking a panel's header makes it the one the algorithm panel edits.
+A panel's caption is built from its slot's current parameters unless the slot still fits what
+its given title describes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -27,17 +30,26 @@ from PySide6.QtWidgets import (
 )
 
 from ..estimators import registry
+from ..session_schema import MAX_PANELS
 from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
 from .drawing import show_compare_caption
 from .params import small_font
 from .pictures import SlotState, caption, default_compare_slots
 
-MAX_PANELS = 3
 RIGHT_DOCK_WIDTH = 380  # the right-hand docks' width as the window first lays them out
 
 
 MODES = (("input", "Input space"), ("outputs", "Outputs"), ("embedding", "Embedding"))
+COUNT_WORDS = {2: "Two", 3: "Three", 4: "Four"}
+
+
+def panel_grid(n: int) -> tuple[int, int]:
+    """(rows, columns) of ``n`` compare panels: a row of up to three, four in a 2 × 2 grid (as
+    the figure painter arranges four panels, so that each stays near the plot's shape)."""
+    if n == 4:
+        return 2, 2
+    return 1, max(n, 1)
 
 
 class ComparePanel(QFrame):
@@ -234,7 +246,8 @@ class RightDockWidth(QObject):
 
 
 class CompareView(QWidget):
-    """Up to three ComparePanels in a row; panning or zooming one moves them all."""
+    """Two to four ComparePanels, in a row or a 2 × 2 grid (:func:`panel_grid`); panning or
+    zooming one moves them all."""
 
     activated = Signal(int)
     algorithm_chosen = Signal(int, str)
@@ -245,11 +258,12 @@ class CompareView(QWidget):
         super().__init__(parent)
         self.theme = theme
         self.panels: list[ComparePanel] = []
-        self.row = QHBoxLayout()
-        self.row.setContentsMargins(0, 0, 0, 0)
+        self.grid = QGridLayout()
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setSpacing(4)
         self.count = QComboBox()
-        self.count.addItem("Two panels", 2)
-        self.count.addItem("Three panels", 3)
+        for n in range(2, MAX_PANELS + 1):
+            self.count.addItem(f"{COUNT_WORDS[n]} panels", n)
         self.count.setToolTip("How many algorithms to compare")
         self.count.currentIndexChanged.connect(
             lambda _i: self.count_changed.emit(self.count.currentData())
@@ -278,16 +292,17 @@ class CompareView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
-        layout.addLayout(self.row, 1)
+        layout.addLayout(self.grid, 1)
         for i in range(MAX_PANELS):
-            panel = ComparePanel(i, theme)
+            panel = ComparePanel(i, theme, self)
             panel.activated.connect(self.activated)
             panel.algorithm_chosen.connect(self.algorithm_chosen)
-            self.row.addWidget(panel, 1)  # equal widths, whatever the algorithms are called
             self.panels.append(panel)
             panel.view.viewbox.sigRangeChangedManually.connect(lambda _mask, i=i: self.sync_from(i))
         self._syncing = False
         self.dock_width: RightDockWidth | None = None
+        self.shown = 0  # panels on screen (set_count)
+        self.set_count(MAX_PANELS - 1)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -347,9 +362,23 @@ class CompareView(QWidget):
         self.mode.blockSignals(False)
 
     def set_count(self, n: int) -> None:
+        """Show the first ``n`` panels (2 to :data:`MAX_PANELS`), arranged by
+        :func:`panel_grid`."""
         n = max(2, min(MAX_PANELS, n))
-        for i, panel in enumerate(self.panels):
-            panel.setVisible(i < n)
+        if n != self.shown:
+            self.shown = n
+            rows, cols = panel_grid(n)
+            for panel in self.panels:
+                self.grid.removeWidget(panel)
+            for i, panel in enumerate(self.panels):
+                if i < n:
+                    # equal cells, whatever the algorithms are called
+                    self.grid.addWidget(panel, i // cols, i % cols)
+                panel.setVisible(i < n)
+            for r in range(MAX_PANELS):
+                self.grid.setRowStretch(r, 1 if r < rows else 0)
+            for c in range(MAX_PANELS):
+                self.grid.setColumnStretch(c, 1 if c < cols else 0)
         self.count.blockSignals(True)
         self.count.setCurrentIndex(self.count.findData(n))
         self.count.blockSignals(False)
@@ -381,10 +410,12 @@ class CompareView(QWidget):
 
 
 __all__ = [
+    "COUNT_WORDS",
     "MAX_PANELS",
     "ComparePanel",
     "CompareView",
     "RightDockWidth",
     "SlotState",
     "default_compare_slots",
+    "panel_grid",
 ]

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..figure.plan import describe_zeros
 from ..pipeline import FitResult
 from .wording import count
 
 
 def show_compare_caption(panel, heading: str, r: FitResult | None, mode: str) -> None:
     """A compare panel's caption: ``heading`` (what the slot fits), then what the panel's page
-    shows of ``r`` (the feature, or the embedding) unless the heading says it already."""
+    shows of ``r`` (the feature, or the embedding) unless the heading says it already, and the
+    fraction of zero expansion coefficients (0 % too: a comparison is about the differences)."""
     if r is None:
         panel.caption.setText(heading)
         return
@@ -23,7 +25,9 @@ def show_compare_caption(panel, heading: str, r: FitResult | None, mode: str) ->
     if mode == "embedding" or (three_d and mode != "outputs"):
         shown = f"embedding of all points ({len(r.embedding_labels) or 'no'} features)"
     same = shown.lower() in heading.lower()
-    panel.caption.setText(heading if same else f"{heading} — {shown}")
+    text = heading if same else f"{heading} — {shown}"
+    zeros = describe_zeros(r, always=True)
+    panel.caption.setText(f"{text} · {zeros}" if zeros else text)
     panel.caption.setToolTip(r.feature_label)
 
 

@@ -301,13 +301,26 @@ def save_3d(view, path, size=None, dpi=None, theme_name: str = "light") -> Path:
 class Exporter(QObject):
     """The window's export commands (File → Export figure…, Export data…, Export 3-D view…,
     Edit → Copy figure), from the session on screen (``session_state``), the slots' results
-    (``pictures``) and the sweep's result (``sweep``); it never refits."""
+    (``pictures``), the sweep's result (``sweep``) and the charts shown (``charts``); it never
+    refits."""
 
     def __init__(
-        self, window: QWidget, *, session, pictures, sweep, data, workspace, status, settings
+        self,
+        window: QWidget,
+        *,
+        session,
+        pictures,
+        sweep,
+        data,
+        workspace,
+        status,
+        settings,
+        charts=None,
     ):
-        """``session``: the session actions (``session_state()``, ``preset_name``)."""
+        """``session``: the session actions (``session_state()``, ``preset_name``);
+        ``charts``: the chart control (its charts, when current, are the figure's)."""
         super().__init__(window)
+        self.charts = charts
         self.window = window
         self.session = session
         self.pictures = pictures
@@ -332,7 +345,10 @@ class Exporter(QObject):
                 results.append(slot.result)
             else:
                 results.append(slot.error or "not fitted yet")
-        return render.Computed(state, results)
+        charts = []
+        if self.charts is not None and self.charts.is_current() and self.charts.charts:
+            charts = list(self.charts.charts)
+        return render.Computed(state, results, charts=charts)
 
     def figure_plan(self, what: str = "picture") -> FigurePlan:
         return render.figure_plan(self.computed(what))

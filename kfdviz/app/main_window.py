@@ -10,12 +10,13 @@ here with what it needs, given explicitly (constructor arguments, signals):
 - ``workspace`` (:class:`~kfdviz.app.workspace.Workspace`): the views, docks and layouts;
 - ``canvas`` (:class:`~kfdviz.app.canvas_tools.CanvasTools`): drawing on the plots;
 - ``fit`` (:class:`~kfdviz.app.fit_control.FitControl`): requests, the fit thread, outcomes;
-- ``sweep``, ``files``, ``autosave``, ``exporter``, ``presenter``, ``gallery``: the sweep dock,
-  files and sessions, autosave and recovery, export, presentation mode, the presets gallery.
+- ``sweep``, ``charts``, ``files``, ``autosave``, ``exporter``, ``presenter``, ``gallery``: the
+  sweep dock, the session's charts, files and sessions, autosave and recovery, export,
+  presentation mode, the presets gallery.
 
 Imports go one way: this module imports the collaborators, none of them imports it. Every
-collaborator lives on the GUI thread; only the fit and sweep workers' threads run fits, on frozen
-requests. The methods below are the window's public face for code that drives it (the command
+collaborator lives on the GUI thread; only the fit, sweep and chart workers' threads run fits, on
+frozen requests. The methods below are the window's public face for code that drives it (the command
 line, tests, the bench): each forwards to the collaborator that does the work.
 """
 
@@ -31,6 +32,7 @@ from ..views.style import THEMES, apply_theme
 from .actions import ActionTable, show_about, show_shortcuts
 from .autosave import AutosaveControl
 from .canvas_tools import CanvasTools
+from .chart_control import ChartControl
 from .compact_layout import CompactLayout
 from .data_model import DataModel
 from .export import Exporter
@@ -109,6 +111,7 @@ class MainWindow(QMainWindow):
             canvas=self.canvas,
         )
         self.sweep = SweepControl(self, panel=ws.sweep_panel, dock=ws.sweep_dock, data=self.data)
+        self.charts = ChartControl(self, view=ws.chart_view, data=self.data)
         self.files = SessionActions(
             self,
             data=self.data,
@@ -141,6 +144,7 @@ class MainWindow(QMainWindow):
             workspace=ws,
             status=self.status,
             settings=settings,
+            charts=self.charts,
         )
         self.gallery = GalleryControl(self, load_preset=self.files.load_preset)
         self.toolbar = self.action_table.build_bars(ws.docks(), self.files.load_preset)
@@ -190,6 +194,8 @@ class MainWindow(QMainWindow):
         ws.data_panel.mode_changed.connect(self.files.set_mode)
         ws.refit_wanted.connect(lambda slots, now: fit.request_fit(slots=slots, now=now))
         self.files.applied.connect(self.autosave.edited)
+        self.files.view_settings_changed.connect(self.charts.set_view_settings)
+        self.data.changed.connect(self.charts.data_changed)
         fit.drawn.connect(self.fit_drawn)
         fit.failed.connect(self.fit_failed)
         fit.all_drawn.connect(self.all_drawn)
@@ -233,8 +239,8 @@ class MainWindow(QMainWindow):
 
     def is_settled(self) -> bool:
         """Every picture of the layout has a fit or a failure of the current data, and no fit
-        is running or waiting."""
-        return self.fit.is_settled()
+        is running or waiting; so have the session's charts, if it has any."""
+        return self.fit.is_settled() and self.charts.is_settled()
 
     def is_up_to_date(self) -> bool:
         """Every picture of the layout shows a fit of the current data and parameters."""
@@ -321,6 +327,7 @@ class MainWindow(QMainWindow):
         self.autosave.stop()
         self.fit.shutdown()
         self.sweep.shutdown()
+        self.charts.shutdown()
         super().closeEvent(event)
 
 

@@ -107,6 +107,8 @@ class PictureMarks(QObject):
     def progress(self, slot: str, fraction: float, message: str) -> None:
         if not self._busy:
             return  # a report that arrived after the fit ended
+        if self._busy_slot not in (None, slot):
+            self._clear_busy(self._busy_slot)  # that slot's fit has ended: this one runs
         self._busy_slot = slot
         self._busy_text = (message or "Fitting…", fraction)
         if not self.busy_timer.isActive() and self._busy_slot is not None:
@@ -117,12 +119,16 @@ class PictureMarks(QObject):
         self.busy_timer.stop()
         if self._busy_slot is not None:
             name, self._busy_slot = self._busy_slot, None
-            if any(overlay.state == "busy" for overlay in self.overlays(name)):
-                for overlay in self.overlays(name):
-                    if overlay.state == "busy":
-                        overlay.clear()
-                if name in self.stale_marks:
-                    self.stale(name, *self.stale_marks[name])
+            self._clear_busy(name)
+
+    def _clear_busy(self, name: str) -> None:
+        """Slot ``name``'s busy cards go (its stale mark, if any, comes back)."""
+        if any(overlay.state == "busy" for overlay in self.overlays(name)):
+            for overlay in self.overlays(name):
+                if overlay.state == "busy":
+                    overlay.clear()
+            if name in self.stale_marks:
+                self.stale(name, *self.stale_marks[name])
 
     def _show_busy(self) -> None:
         if self._busy_slot is None:

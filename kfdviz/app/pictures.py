@@ -1,6 +1,6 @@
 """What the window's pictures are: the slots, the layout, the compare panels, the grid.
 
-A picture is a slot: "main" in the single layout, "compare-0".."compare-2" in the compare layout.
+A picture is a slot: "main" in the single layout, "compare-0".."compare-3" in the compare layout.
 Each slot says what it fits (algorithm, parameters, which output to draw, a caption) and keeps
 its last result and its last failure. Which slots are on screen follows from the layout and the
 compare count; the active slot is the one the algorithm panel edits.
@@ -56,10 +56,13 @@ class SlotState:
 
 
 def default_compare_slots() -> list[SlotState]:
+    """One slot per compare panel: KFD beside kernel PCA's first two features (Mika et al.
+    1999, Fig. 1), and the SVM, the papers' usual baseline, for a fourth panel."""
     return [
         SlotState("compare-0", "kfd", {}, "auto").titled("KFD"),
         SlotState("compare-1", "kpca", {"n_components": 2}, 0).titled("KPCA feature 1"),
         SlotState("compare-2", "kpca", {"n_components": 2}, 1).titled("KPCA feature 2"),
+        SlotState("compare-3", "svm", {}, "auto").titled("SVM"),
     ]
 
 

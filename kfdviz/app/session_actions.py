@@ -46,6 +46,9 @@ class SessionActions(QObject):
     """Open, save, generate; the session on screen (see the module's docstring)."""
 
     applied = Signal()  # a session (preset or file) is on screen
+    # the view settings of the session on screen (a session applied, or put back after
+    # presentation mode), before its data are
+    view_settings_changed = Signal(object)
 
     def __init__(
         self,
@@ -103,6 +106,7 @@ class SessionActions(QObject):
         self.preset_name = state.preset
         self.view_settings = dict(settings)
         self.apply_view_settings(settings)
+        self.view_settings_changed.emit(self.view_settings)
         self.sweep.set_spec(state.sweep)
         panels = state.panels
         saved = self.stored.algorithm() if restore_params else None
@@ -227,6 +231,7 @@ class SessionActions(QObject):
         self.actions.set_checked_quietly("svr", self.pictures.with_svr)
         self.view_settings = doc["view_settings"]
         self.apply_view_settings(self.view_settings)
+        self.view_settings_changed.emit(self.view_settings)
         self.preset_name = doc["preset"]
         self.window.setWindowTitle(doc["title"])
         if self.generator_state is not None:

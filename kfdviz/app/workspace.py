@@ -1,9 +1,10 @@
 """The window's workspace: the views in the middle, the docks around them, the layouts.
 
 The middle is a column of banners over a stack of two layouts: the single layout (the input
-space view, or the 3-D view for data of three or more dimensions) and the compare layout (two or
-three panels, built the first time it is needed). The docks are Data, Algorithm, Outputs,
-Embedding, Diagnostics and Sweep. The workspace draws results into the views and the docks,
+space view, or the 3-D view for data of three or more dimensions) and the compare layout (two to
+four panels, built the first time it is needed); below them, for a session that has charts, the
+chart view (curves and images a paper's figure computes, :mod:`kfdviz.app.chart_control`). The
+docks are Data, Algorithm, Outputs, Embedding, Diagnostics and Sweep. The workspace draws results into the views and the docks,
 frames the data, follows the plot's shape, switches layouts and themes; it never fits. When the
 pictures need a new fit (another layout, another panel count, a plot that changed shape) it says
 so through :attr:`Workspace.refit_wanted`; the window hands that to the fit control.
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 from ..estimators import registry
 from ..pipeline import FitFailure, FitResult, data_box
 from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
+from ..views.chart_view import ChartArea
 from ..views.style import THEMES, apply_theme
 from .actions import TOOLS
 from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
@@ -84,7 +86,9 @@ class Workspace(QObject):
         self.column = QVBoxLayout(holder)
         self.column.setContentsMargins(0, 0, 0, 0)
         self.column.setSpacing(4)
-        self.column.addWidget(self.central, 1)
+        self.middle = ChartArea(self.central, theme=self.theme)  # the charts below the pictures
+        self.chart_view = self.middle.charts
+        self.column.addWidget(self.middle, 1)
         self.window.setCentralWidget(holder)
         self.input_view.viewbox.sigResized.connect(self.view_resized)
 
@@ -215,6 +219,7 @@ class Workspace(QObject):
             self.outputs_view,
             self.embedding_view,
             self.diagnostics_view,
+            self.chart_view,
             *([self._compare_view] if self._compare_view is not None else []),
         ):
             view.set_theme(self.theme)
@@ -248,8 +253,7 @@ class Workspace(QObject):
         return self.input_view._show_expansion
 
     def show_expansion(self, on: bool) -> None:
-        for v in self.all_views():
-            v.set_options(expansion=on)
+        self.set_view_options(expansion=on)
 
     def show_contours(self, on: bool) -> None:
         for v in self.all_views():
@@ -263,6 +267,7 @@ class Workspace(QObject):
         self.input3d.set_scale(scale)
         self.sweep_panel.set_scale(scale)
         self.sweep_panel.run_button.setVisible(not presenting)
+        self.chart_view.set_scale(scale)
         if self._compare_view is not None:
             self._compare_view.set_scale(scale, presenting=presenting)
 
@@ -288,14 +293,16 @@ class Workspace(QObject):
             if not p.compare_seeded:
                 p.seed_compare_from_main()
                 self.compare_view.set_mode(p.compare_mode)
-            self.central.setCurrentWidget(self.compare_view)
             self.compare_view.set_count(p.compare_count)
             for i, slot in enumerate(p.compare_slots):
                 self.compare_view.panels[i].set_slot(slot)
+            # bound first: showing the layout resizes its plots, which may ask for a fit of
+            # the active slot from the algorithm panel's values
             self.activate_compare_panel(p.active_compare, refit=False)
+            self.central.setCurrentWidget(self.compare_view)
         else:
-            self.central.setCurrentWidget(self.single)
             self.bind_panel(p.main_slot)
+            self.central.setCurrentWidget(self.single)
         self.refresh_points(reframe=True)
         for slot_name in p.layout_slot_names():
             r = p.slot(slot_name).result
@@ -462,7 +469,7 @@ class Workspace(QObject):
         if data.regression or data.dimension != 2 or data.n == 0:
             return None
         x0, x1, y0, y1 = data_box(data.X(), 0.15)
-        view = self._box_view()
+        view = self.active_view()  # every compare panel has its shape
         w, h = view.viewbox.width(), view.viewbox.height()
         if w < 20 or h < 20:
             return (x0, x1, y0, y1)
@@ -474,11 +481,6 @@ class Workspace(QObject):
         else:
             bh = bw / aspect
         return (cx - bw / 2, cx + bw / 2, cy - bh / 2, cy + bh / 2)
-
-    def _box_view(self) -> InputSpaceView:
-        if self.pictures.layout_name == "compare":
-            return self.compare_view.panels[0].view
-        return self.input_view
 
     def reframe(self) -> None:
         """Every view shows the picture's box (or the points' when there is no picture)."""
@@ -504,7 +506,7 @@ class Workspace(QObject):
         aspect_new = (box[1] - box[0]) / (box[3] - box[2])
         if abs(aspect_new / aspect_old - 1.0) < 0.02:
             return
-        (vx0, vx1), (vy0, vy1) = self._box_view().viewbox.viewRange()
+        (vx0, vx1), (vy0, vy1) = self.active_view().viewbox.viewRange()
         cx, cy = 0.5 * (old[0] + old[1]), 0.5 * (old[2] + old[3])
         near = abs(0.5 * (vx0 + vx1) - cx) < 0.1 * (old[1] - old[0]) and abs(
             0.5 * (vy0 + vy1) - cy

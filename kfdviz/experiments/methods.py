@@ -27,9 +27,9 @@ from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
 
 from ..core.kernels import Kernel
-from ..estimators.svm import SupportVectorClassifier
 from ..estimators.kfd import KernelFisherDiscriminant
 from ..estimators.koc import KernelOrthogonalCentroid
+from ..estimators.svm import SupportVectorClassifier
 from .crossval import FoldScorer, fit_each_scorer
 
 

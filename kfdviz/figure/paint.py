@@ -13,6 +13,7 @@ import math
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import (
+    QImage,
     QPainter,
 )
 
@@ -71,16 +72,61 @@ def arrangement(plan: FigurePlan) -> tuple[int, int]:
     return plan.rows, plan.cols
 
 
+def roomiest_arrangement(plan: FigurePlan, width: float, height: float, dpi: float):
+    """(rows, columns) to paint ``plan`` with: the ``arrangement`` setting's; for "auto", the
+    plan's own unless a single row gives its smallest plot more room.
+
+    Each panel's header and axes take the same room at any figure size, so rows that suit a
+    slide can leave nothing for the plots of a small figure (four maps at a paper column's
+    size): there one row of narrower plots is the larger picture. Both are measured by laying
+    the figure out on a scratch image.
+    """
+    own = arrangement(plan)
+    if plan.settings.get("arrangement", "auto") != "auto" or own[0] == 1:
+        return own
+    row = (1, len(plan.panels))
+    if _smallest_plot(plan, width, height, dpi, row) > _smallest_plot(
+        plan, width, height, dpi, own
+    ):
+        return row
+    return own
+
+
+def _smallest_plot(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> float:
+    """The shorter side of the smallest plot when ``plan`` is laid out in ``shape``, in pixels
+    (painted on a one-pixel image: the layout is the same, the drawing is clipped away)."""
+    image = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)
+    dots_per_metre = round(dpi / 0.0254)
+    image.setDotsPerMeterX(dots_per_metre)
+    image.setDotsPerMeterY(dots_per_metre)
+    qp = QPainter(image)
+    try:
+        geometry = paint_figure(qp, plan, width, height, dpi, shape=shape)
+    finally:
+        qp.end()
+    sides = [min(g.plot.width(), g.plot.height()) for g in geometry.panels if g.plot is not None]
+    return min(sides, default=0.0)
+
+
 def paint_figure(
-    qp: QPainter, plan: FigurePlan, width: float, height: float, dpi: float
+    qp: QPainter,
+    plan: FigurePlan,
+    width: float,
+    height: float,
+    dpi: float,
+    *,
+    shape: tuple[int, int] | None = None,
 ) -> FigureGeometry:
     """Draw ``plan`` into the rectangle (0, 0, width, height) of ``qp`` (pixels at ``dpi``).
 
     The layout is measured, not fixed: the title and the panels' headers wrap (and shrink a
     little) to their room, the legend breaks into lines, panels of a row that show the same
     input box share one y axis, and a colour bar goes beside or below its plot, whichever leaves
-    the larger picture. Nothing is cut.
+    the larger picture. Nothing is cut. ``shape``: (rows, columns) of the panels (default:
+    :func:`roomiest_arrangement`).
     """
+    # measured (on scratch canvases) before this figure's canvas is made
+    rows, cols = shape or roomiest_arrangement(plan, width, height, dpi)
     theme = palette.theme(str(plan.settings.get("theme", "light")))
     c = _Canvas(qp, width, height, dpi, theme)
     qp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -97,7 +143,6 @@ def paint_figure(
             c.text(width / 2, top, line, font, align="center", valign="top")
             top += c.text_height(font)
         top += c.pt(4)
-    rows, cols = arrangement(plan)
     gap = c.pt(10)
     # Panels of one row share their header's height, so that their plots line up.
     headers = [
@@ -117,7 +162,7 @@ def paint_figure(
     # A chart's or histogram's legend that does not fit in its plot joins the figure's legend.
     items = _legend_items(plan)
     probe_h = height - top - margin - legend_height(items) - note_h
-    outside = _legends_outside(c, plan, (width - 2 * margin, probe_h), heights, gap)
+    outside = _legends_outside(c, plan, (width - 2 * margin, probe_h), heights, gap, (rows, cols))
     items += _chart_legend_items(plan, outside) + _class_legend_items(plan, outside, items)
     legend_rows = _legend_rows(c, items, width - 2 * margin)
     legend_h = legend_height(items)
@@ -324,13 +369,19 @@ LEGEND_GAP_PT = 7.0
 
 
 def _legends_outside(
-    c: _Canvas, plan: FigurePlan, size: tuple[float, float], heights: list[float], gap: float
+    c: _Canvas,
+    plan: FigurePlan,
+    size: tuple[float, float],
+    heights: list[float],
+    gap: float,
+    shape: tuple[int, int],
 ) -> set[int]:
     """The chart and histogram panels whose legends do not fit in their plots, measured on the
-    cells of a figure area of ``size`` (before the legend row takes its height)."""
+    cells of a figure area of ``size`` (before the legend row takes its height) with the panels
+    in ``shape`` (rows, columns)."""
     from .paint_charts import legend_entries, legend_fits
 
-    rows, cols = arrangement(plan)
+    rows, cols = shape
     cw = (size[0] - gap * (cols - 1)) / cols
     row_headers = _row_headers(heights, rows, cols)
     share = (size[1] - gap * (rows - 1) - sum(row_headers)) / rows
@@ -465,7 +516,7 @@ def _paint_legend(c: _Canvas, rows, rect: QRectF) -> None:
             x += w
 
 
-__all__ = ["FigureGeometry", "PanelGeometry", "Transform", "paint_figure"]
+__all__ = ["FigureGeometry", "PanelGeometry", "Transform", "paint_figure", "roomiest_arrangement"]
 
 
 # -- a size that fits the content --------------------------------------------------------------------

@@ -171,7 +171,22 @@ def params_caption(algorithm: str, params: dict) -> str:
     return f"{spec.title} · {described}" if described else spec.title
 
 
-def describe_measures(result, role: str | None = None) -> str:
+def describe_zeros(result, *, always: bool = False) -> str:
+    """The fraction of training points whose expansion coefficient is zero, as a caption states
+    it ("zero coefficients 61 %"), for a kernel expansion that has some; ``always``: also when
+    none is (a dense expansion, where the picture circles every training point). "" for a
+    result without a kernel expansion."""
+    r = result
+    if r.kind not in ("classifier", "regressor", "novelty"):
+        return ""
+    if r.sparsity is None or not r.n_expansion_total or not (r.sparsity or always):
+        return ""
+    return f"zero coefficients {100 * r.sparsity:.0f} %"
+
+
+def describe_measures(result, role: str | None = None, *, zeros: bool = False) -> str:
+    """The errors and the fraction of zero coefficients (``zeros``: even when it is 0 %,
+    :func:`describe_zeros`) of ``result``; ``role``: only the training or the test set's."""
     r = result
     parts = []
     if r.error_name == "error" and r.train_error is not None:
@@ -183,12 +198,12 @@ def describe_measures(result, role: str | None = None) -> str:
         parts.append(f"{100 * r.train_error:.1f} % of training points outside")
     elif r.error_name == "RMSE" and r.train_error is not None:
         parts.append(f"RMSE {r.train_error:.3g}")
-    shows_sparsity = r.kind in ("classifier", "regressor", "novelty")
-    if shows_sparsity and r.sparsity and r.n_expansion_total and role in (None, "train"):
+    stated = describe_zeros(r, always=zeros)
+    if stated and role in (None, "train"):
         n_nz = r.diagnostics.get("n_nonzero")
         if n_nz is not None and r.kind == "regressor":
             parts.append(f"{n_nz} of {r.n_train} expansion points")
-        parts.append(f"zero coefficients {100 * r.sparsity:.0f} %")
+        parts.append(stated)
     return " · ".join(parts)
 
 
@@ -268,7 +283,8 @@ def plan_figure(state, results, sweep=None, *, titles=None, charts=()) -> Figure
                 panels.append(PanelPlan("message", title=title or algo, message=r or "not fitted"))
                 continue
             caption = describe_params(r.algorithm, r.params)
-            measures = describe_measures(r)
+            # with the expansion points drawn, a dense expansion's 0 % is stated too
+            measures = describe_measures(r, zeros=settings.get("show_expansion") is True)
             if r.kind == "regressor":
                 panels.append(PanelPlan("regression", title, caption, measures, result=r))
             elif state.view == "outputs" and r.histograms is not None:
@@ -369,6 +385,7 @@ __all__ = [
     "PanelPlan",
     "describe_measures",
     "describe_params",
+    "describe_zeros",
     "format_value",
     "params_caption",
     "plan_figure",

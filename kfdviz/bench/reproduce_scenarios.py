@@ -39,7 +39,8 @@ def _cv_kfd_grid(quick: bool) -> Case:
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
     from kfdviz.estimators import KernelFisherDiscriminant
-    from kfdviz.experiments.crossval import fit_each_scorer, grid_search
+    from kfdviz.experiments.crossval import grid_search
+    from kfdviz.experiments.kfd_path import kfd_mu_path_scorer
     from kfdviz.experiments.methods import KFD_MU, width_grid
 
     d = 20
@@ -52,7 +53,7 @@ def _cv_kfd_grid(quick: bool) -> Case:
 
     def candidate():
         result = grid_search(
-            fit_each_scorer(estimator), grid, X, y, shared=("width",), n_folds=n_folds, seed=seed
+            kfd_mu_path_scorer(estimator), grid, X, y, shared=("width",), n_folds=n_folds, seed=seed
         )
         return result.best_params, result.mean_scores
 

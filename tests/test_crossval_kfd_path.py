@@ -151,3 +151,22 @@ def test_a_fold_the_estimator_refuses_scores_nan():
     est = KernelFisherDiscriminant(kernel="rbf", threshold="margin-lp")
     got = kfd_mu_path_scorer(est)(X[train], y[train], X[val], y[val], [{"width": 2.0, "mu": 1e-2}])
     assert np.isnan(got).all()
+
+
+def test_tied_outputs_are_left_to_the_estimator():
+    # Few distinct points (as titanic's three binary-coded inputs): many training outputs tie,
+    # and validation points share their values, so round-off could move the margin LP's offset
+    # or a point across it. Such candidates must score exactly as the estimator's fits.
+    rng = np.random.RandomState(0)
+    patterns = rng.randint(0, 2, size=(8, 3)).astype(float)
+    rows = rng.randint(0, 8, size=120)
+    X = patterns[rows]
+    y = (rng.rand(120) < 0.3 + 0.4 * patterns[rows, 0]).astype(int)
+    est = KernelFisherDiscriminant(kernel="rbf", threshold="margin-lp")
+    fast, each = kfd_mu_path_scorer(est), fit_each_scorer(est)
+    for width in (0.3, 3.0):
+        for train, val in stratified_folds(y, 5, seed=1):
+            candidates = [{"width": width, "mu": mu} for mu in MUS]
+            got = fast(X[train], y[train], X[val], y[val], candidates)
+            want = each(X[train], y[train], X[val], y[val], candidates)
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)

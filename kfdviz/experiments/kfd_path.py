@@ -21,10 +21,14 @@ The estimator solves with a Cholesky factor where N + mu I is well conditioned, 
 numerical range with a warning where it is not (:mod:`kfdviz.core.rayleigh`). Here only mu
 whose condition number is at most ``FAST_CONDITION`` take the reduction; that is a hundredth
 of the bound above which the estimator leaves the Cholesky route, so the estimator too takes
-its closed form there and both compute the same direction up to round-off. Every other
-candidate, and every fold or configuration this path does not cover (more than two classes,
-expansion over a subset, tangents, the mu K regularizer, other formulations, input the
-estimator refuses), is fitted by the estimator itself, warnings and refusals included.
+its closed form there and both compute the same direction up to round-off. Round-off must
+not decide a score, so a candidate whose training outputs tie (repeated points, data with few
+distinct values: the margin LP's optimum is then degenerate, and the offset the simplex method
+returns may change with the last bits of the outputs) or whose validation outputs lie at the
+threshold is left to the estimator too. So are the other mu, and every fold or configuration
+this path does not cover (more than two classes, expansion over a subset, tangents, the mu K
+regularizer, other formulations, input the estimator refuses): the estimator fits them,
+warnings and refusals included.
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ from .crossval import FoldScorer, fit_each_scorer
 # the true condition number); a factor 100 below it leaves room for round-off in the
 # eigenvalues, so every mu taken here is one the estimator also solves in closed form.
 FAST_CONDITION = 1e8
+# Outputs closer than this (relative to the largest) are treated as tied: the direction here
+# and the estimator's Cholesky solve differ by up to about FAST_CONDITION x unit round-off.
+TIE_TOLERANCE = 1e-7
 
 
 class TridiagonalN:
@@ -162,14 +169,14 @@ def kfd_mu_path_scorer(estimator) -> FoldScorer:
             for j, mu in enumerate(mus)
             if np.isfinite(mu) and mu > 0 and reduced.condition(float(mu)) <= FAST_CONDITION
         ]
-        scores = [float("nan")] * len(candidates)
+        scores: list = [None] * len(candidates)
         if fast:
             A = reduced.solve(terms.mean_difference, [float(mus[j]) for j in fast])
             s = np.where(y_index == 1, 1.0, -1.0)
             Z_train, Z_val = terms.Kzx.T @ A, K_val @ A
             for col, j in enumerate(fast):
                 scores[j] = _score_direction(est, Z_train[:, col], Z_val[:, col], s, classes, y_val)
-        rest = [j for j in range(len(candidates)) if j not in set(fast)]
+        rest = [j for j, value in enumerate(scores) if value is None]
         if rest:
             slow = fallback(X_train, y_train, X_val, y_val, [candidates[j] for j in rest])
             for j, value in zip(rest, slow, strict=True):
@@ -179,14 +186,23 @@ def kfd_mu_path_scorer(estimator) -> FoldScorer:
     return score
 
 
-def _score_direction(est, z, z_val, s, classes, y_val) -> float:
-    """Validation accuracy of the direction with training outputs z, as the estimator ends a fit."""
+def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
+    """Validation accuracy of the direction with training outputs z, as the estimator ends a fit.
+
+    None where round-off could decide the score, so that the estimator decides it: two
+    training outputs within ``TIE_TOLERANCE`` of each other (tied points make the margin LP's
+    optimum degenerate, and which of its optimal offsets the simplex method returns can then
+    change with the last bits of z), or a validation output that close to the threshold.
+    """
     gap = z[s > 0].mean() - z[s < 0].mean()
     if not np.isfinite(gap) or gap == 0:
         return float("nan")  # the estimator refuses a direction that does not separate the means
     z = z * (2.0 / gap)
     offset = -0.5 * (z[s > 0].mean() + z[s < 0].mean())
     z = z + offset
+    tol = TIE_TOLERANCE * max(1.0, float(np.max(np.abs(z))))
+    if z.size > 1 and np.min(np.diff(np.sort(z))) <= tol:
+        return None
     try:
         b = float(fit_threshold(est.threshold, z, s, margin_C=est.threshold_C))
     except (ValueError, ArithmeticError):
@@ -194,4 +210,6 @@ def _score_direction(est, z, z_val, s, classes, y_val) -> float:
     outputs = z_val * (2.0 / gap) + offset + b
     if not np.all(np.isfinite(outputs)):
         return float("nan")
+    if np.any(np.abs(outputs) <= tol):
+        return None
     return float(np.mean(classes[(outputs > 0).astype(int)] == y_val))

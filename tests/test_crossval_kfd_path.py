@@ -153,10 +153,10 @@ def test_a_fold_the_estimator_refuses_scores_nan():
     assert np.isnan(got).all()
 
 
-def test_tied_outputs_are_left_to_the_estimator():
-    # Few distinct points (as titanic's three binary-coded inputs): many training outputs tie,
-    # and validation points share their values, so round-off could move the margin LP's offset
-    # or a point across it. Such candidates must score exactly as the estimator's fits.
+def test_validation_outputs_at_the_threshold_are_left_to_the_estimator():
+    # Few distinct points (as titanic's three binary-coded inputs): training outputs tie, the
+    # margin LP's offset sits on a tied group, and validation points share its value, so
+    # round-off decides their side. The scores must still be the estimator's fits' exactly.
     rng = np.random.RandomState(0)
     patterns = rng.randint(0, 2, size=(8, 3)).astype(float)
     rows = rng.randint(0, 8, size=120)

@@ -22,10 +22,11 @@ numerical range with a warning where it is not (:mod:`kfdviz.core.rayleigh`). He
 whose condition number is at most ``FAST_CONDITION`` take the reduction; that is a hundredth
 of the bound above which the estimator leaves the Cholesky route, so the estimator too takes
 its closed form there and both compute the same direction up to round-off. Round-off must
-not decide a score, so a candidate whose training outputs tie (repeated points, data with few
-distinct values: the margin LP's optimum is then degenerate, and the offset the simplex method
-returns may change with the last bits of the outputs) or whose validation outputs lie at the
-threshold is left to the estimator too. So are the other mu, and every fold or configuration
+not decide a score, so a candidate with a validation output at the threshold (within
+``TIE_TOLERANCE``: on data with few distinct points, as titanic's, the margin LP's offset sits
+on a group of tied outputs and validation points share their value) is left to the estimator
+too. Repeated points alone are not: identical rows give identical outputs in both routes. So
+are the other mu, and every fold or configuration
 this path does not cover (more than two classes, expansion over a subset, tangents, the mu K
 regularizer, other formulations, input the estimator refuses): the estimator fits them,
 warnings and refusals included.
@@ -48,8 +49,9 @@ from .crossval import FoldScorer, fit_each_scorer
 # the true condition number); a factor 100 below it leaves room for round-off in the
 # eigenvalues, so every mu taken here is one the estimator also solves in closed form.
 FAST_CONDITION = 1e8
-# Outputs closer than this (relative to the largest) are treated as tied: the direction here
-# and the estimator's Cholesky solve differ by up to about FAST_CONDITION x unit round-off.
+# A validation output this close to the threshold (relative to the largest training output)
+# is left to the estimator: the direction here and the estimator's Cholesky solve differ by up
+# to about FAST_CONDITION x unit round-off.
 TIE_TOLERANCE = 1e-7
 
 
@@ -189,10 +191,10 @@ def kfd_mu_path_scorer(estimator) -> FoldScorer:
 def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
     """Validation accuracy of the direction with training outputs z, as the estimator ends a fit.
 
-    None where round-off could decide the score, so that the estimator decides it: two
-    training outputs within ``TIE_TOLERANCE`` of each other (tied points make the margin LP's
-    optimum degenerate, and which of its optimal offsets the simplex method returns can then
-    change with the last bits of z), or a validation output that close to the threshold.
+    None where round-off could decide the score, so that the estimator decides it: a validation
+    output within ``TIE_TOLERANCE`` of the threshold. Data with few distinct points (titanic)
+    put whole groups of validation points there, as the margin LP's offset then sits on a
+    group of tied training outputs.
     """
     gap = z[s > 0].mean() - z[s < 0].mean()
     if not np.isfinite(gap) or gap == 0:
@@ -201,8 +203,6 @@ def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
     offset = -0.5 * (z[s > 0].mean() + z[s < 0].mean())
     z = z + offset
     tol = TIE_TOLERANCE * max(1.0, float(np.max(np.abs(z))))
-    if z.size > 1 and np.min(np.diff(np.sort(z))) <= tol:
-        return None
     try:
         b = float(fit_threshold(est.threshold, z, s, margin_C=est.threshold_C))
     except (ValueError, ArithmeticError):

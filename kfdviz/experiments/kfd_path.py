@@ -21,15 +21,20 @@ The estimator solves with a Cholesky factor where N + mu I is well conditioned, 
 numerical range with a warning where it is not (:mod:`kfdviz.core.rayleigh`). Here only mu
 whose condition number is at most ``FAST_CONDITION`` take the reduction; that is a hundredth
 of the bound above which the estimator leaves the Cholesky route, so the estimator too takes
-its closed form there and both compute the same direction up to round-off. Round-off must
-not decide a score, so a candidate with a validation output at the threshold (within
-``TIE_TOLERANCE``: on data with few distinct points, as titanic's, the margin LP's offset sits
-on a group of tied outputs and validation points share their value) is left to the estimator
-too. Repeated points alone are not: identical rows give identical outputs in both routes. So
-are the other mu, and every fold or configuration
-this path does not cover (more than two classes, expansion over a subset, tangents, the mu K
-regularizer, other formulations, input the estimator refuses): the estimator fits them,
-warnings and refusals included.
+its closed form there and both compute the same direction up to round-off. Round-off must not
+decide a score either: a candidate with a validation output within ``TIE_TOLERANCE`` of the
+threshold is left to the estimator (on data with few distinct points, as titanic's, the
+margin LP's offset sits on a group of tied outputs, and validation points share their value).
+Repeated training points alone are not a reason: identical rows give identical outputs in
+both routes. The estimator also fits the other mu, and every fold or configuration this path
+does not cover (more than two classes, expansion over a subset, tangents, the mu K
+regularizer, other formulations, input the estimator refuses), warnings and refusals included.
+
+The threshold stays with HiGHS. Eq. (15)'s optimum is often not unique: with C = 1/(0.1 n)
+and 0.05 n a whole number (every 320-point fold), a weight of exactly 1/2 on each class's
+margin violators makes the objective flat in rho and b, and a whole interval of offsets b is
+optimal; which end or vertex the simplex method returns follows no rule another solver could
+reproduce.
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 One data set of the papers' kind (Breiman's ringnorm: 20-D, class 1 N(0, 4I), class 2
 N(a 1, I) with a = 2/sqrt(20), 400 training points) is cross-validated over ``kfdviz
 reproduce``'s KFD grid (9 widths x 10 mu, margin-LP threshold) both ways: by
-:func:`kfdviz.experiments.crossval.grid_search`, which visits the candidates fold by fold and
-width by width so that each mu reuses the fold's kernel matrix and within-class scatter from the
-fit cache, and by scikit-learn's ``GridSearchCV`` over the same estimator, grid and folds. Both
-must choose the same parameters.
+:func:`kfdviz.experiments.crossval.grid_search` with the KFD mu path
+(:mod:`kfdviz.experiments.kfd_path`: per fold and width one kernel matrix, one within-class
+scatter N and one tridiagonal reduction of N serve every mu, and the margin LP is solved only
+where its optimal offsets do not all classify the validation points alike), and by
+scikit-learn's ``GridSearchCV`` over the same estimator, grid and folds. Both must choose the
+same parameters from the same scores.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ of N + mu I, (l_max + mu) / (l_min + mu), comes with them.
 
 Everything after the direction is the estimator's own arithmetic: the outputs scaled so that
 the projected class means lie 2 apart, the offset midway between them, the threshold by the
-estimator's rule (for the tables the margin LP of eq. 15, solved by the same HiGHS call), and
-the validation points classified by the sign of their output. The inputs are validated once
+estimator's rule (for the tables the margin LP of eq. 15, see below), and the validation
+points classified by the sign of their output. The inputs are validated once
 per fold, as the estimator validates them.
 
 The estimator solves with a Cholesky factor where N + mu I is well conditioned, and on N's
@@ -30,11 +30,14 @@ both routes. The estimator also fits the other mu, and every fold or configurati
 does not cover (more than two classes, expansion over a subset, tangents, the mu K
 regularizer, other formulations, input the estimator refuses), warnings and refusals included.
 
-The threshold stays with HiGHS. Eq. (15)'s optimum is often not unique: with C = 1/(0.1 n)
-and 0.05 n a whole number (every 320-point fold), a weight of exactly 1/2 on each class's
-margin violators makes the objective flat in rho and b, and a whole interval of offsets b is
-optimal; which end or vertex the simplex method returns follows no rule another solver could
-reproduce.
+The margin LP threshold of eq. (15) stays HiGHS's, but need not always be solved. Its
+optimum is often not unique: with C = 1/(0.1 n) and 0.05 n a whole number (every 320-point
+fold) a whole interval of offsets b is optimal, and which point of it the simplex method
+returns follows no rule another solver could reproduce. The interval itself has a closed form
+(:func:`kfdviz.core.thresholds.margin_lp_optimal_offsets`): where no validation output lies
+within it (widened by ``OFFSET_MARGIN`` for HiGHS's tolerances and round-off), every optimal
+offset classifies the validation points alike, and the score needs no LP. Otherwise HiGHS
+gives the offset, as in the estimator.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
 
 from ..core import fit_cache
-from ..core.thresholds import fit_threshold
+from ..core.thresholds import fit_threshold, margin_lp_optimal_offsets
 from .crossval import FoldScorer, fit_each_scorer
 
 # The estimator keeps its Cholesky route up to a condition estimate of 1e10 (a lower bound of
@@ -58,6 +61,10 @@ FAST_CONDITION = 1e8
 # is left to the estimator: the direction here and the estimator's Cholesky solve differ by up
 # to about FAST_CONDITION x unit round-off.
 TIE_TOLERANCE = 1e-7
+# The margin around eq. (15)'s interval of optimal offsets (relative to the largest training
+# output) that covers HiGHS's tolerances (1e-7 on outputs normalized to unit spread) and the
+# round-off between the two directions.
+OFFSET_MARGIN = 1e-6
 
 
 class TridiagonalN:
@@ -207,12 +214,27 @@ def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
     z = z * (2.0 / gap)
     offset = -0.5 * (z[s > 0].mean() + z[s < 0].mean())
     z = z + offset
-    tol = TIE_TOLERANCE * max(1.0, float(np.max(np.abs(z))))
+    size = max(1.0, float(np.max(np.abs(z))))
+    tol = TIE_TOLERANCE * size
+    outputs = z_val * (2.0 / gap) + offset  # before the offset b
+    if est.threshold == "margin-lp":
+        try:
+            optimal = margin_lp_optimal_offsets(z, s, est.threshold_C)
+        except ValueError:
+            return float("nan")  # eq. (15) unbounded for this C: the estimator refuses too
+        if optimal is not None and np.all(np.isfinite(outputs)):
+            # Every offset HiGHS may return lies in the interval (up to its tolerances and
+            # the round-off between the two directions): if no validation output is near it,
+            # the predictions do not depend on which one.
+            lo, hi = optimal[0] - OFFSET_MARGIN * size, optimal[1] + OFFSET_MARGIN * size
+            positive, negative = outputs + lo > 0, outputs + hi < 0
+            if np.all(positive | negative):
+                return float(np.mean(classes[positive.astype(int)] == y_val))
     try:
         b = float(fit_threshold(est.threshold, z, s, margin_C=est.threshold_C))
     except (ValueError, ArithmeticError):
         return float("nan")
-    outputs = z_val * (2.0 / gap) + offset + b
+    outputs = outputs + b
     if not np.all(np.isfinite(outputs)):
         return float("nan")
     if np.any(np.abs(outputs) <= tol):

@@ -170,3 +170,14 @@ def test_validation_outputs_at_the_threshold_are_left_to_the_estimator():
             got = fast(X[train], y[train], X[val], y[val], candidates)
             want = each(X[train], y[train], X[val], y[val], candidates)
             np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_settings_the_estimator_refuses_score_nan_on_the_path_too():
+    X, y = two_classes(40, d=1, seed=2)
+    train, val = stratified_folds(y, 5, seed=0)[0]
+    # A one-dimensional input has no rotation tangent: refused even with weight 0.
+    est = KernelFisherDiscriminant(kernel="rbf", threshold="prior", tangents="rotation")
+    candidates = [{"width": 2.0, "mu": 1e-2}]
+    got = kfd_mu_path_scorer(est)(X[train], y[train], X[val], y[val], candidates)
+    want = fit_each_scorer(est)(X[train], y[train], X[val], y[val], candidates)
+    assert np.isnan(want).all() and np.isnan(got).all()

@@ -49,7 +49,7 @@ from scipy.linalg import eigvalsh_tridiagonal, lapack
 from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
 
-from ..core import fit_cache
+from ..core import fit_cache, tangents
 from ..core.thresholds import fit_threshold, margin_lp_optimal_offsets
 from .crossval import FoldScorer, fit_each_scorer
 
@@ -134,13 +134,15 @@ def _covered(est) -> bool:
 def _fold_setup(est, X_train, y_train, X_val):
     """The fold's validated arrays, labels and kernel terms, or None where the path stops.
 
-    The checks are the estimator's own (parameters, X and y, two classes of two points or
-    more); any refusal hands the fold to the estimator, which then refuses it per candidate.
+    The checks are the estimator's own (parameters, X and y, the tangents' names, two classes
+    of two points or more); any refusal hands the fold to the estimator, which then refuses it
+    per candidate.
     """
     try:
         est._validate_params()
         X, y = est._check_X_y(X_train, y_train)
         check_classification_targets(y)
+        tangents.check_tangents(est.tangents, X.shape[1])
         classes, y_index = np.unique(y, return_inverse=True)
         if classes.size != 2 or np.bincount(y_index).min() < 2:
             return None

@@ -3,10 +3,12 @@
 One data set of the papers' kind (Breiman's ringnorm: 20-D, class 1 N(0, 4I), class 2
 N(a 1, I) with a = 2/sqrt(20), 400 training points) is cross-validated over ``kfdviz
 reproduce``'s KFD grid (9 widths x 10 mu, margin-LP threshold) both ways: by
-:func:`kfdviz.experiments.crossval.grid_search`, which visits the candidates fold by fold and
-width by width so that each mu reuses the fold's kernel matrix and within-class scatter from the
-fit cache, and by scikit-learn's ``GridSearchCV`` over the same estimator, grid and folds. Both
-must choose the same parameters.
+:func:`kfdviz.experiments.crossval.grid_search` with the KFD mu path
+(:mod:`kfdviz.experiments.kfd_path`: per fold and width one kernel matrix, one within-class
+scatter N and one tridiagonal reduction of N serve every mu, and the margin LP is solved only
+where its optimal offsets do not all classify the validation points alike), and by
+scikit-learn's ``GridSearchCV`` over the same estimator, grid and folds. Both must choose the
+same parameters from the same scores.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ def _cv_kfd_grid(quick: bool) -> Case:
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
     from kfdviz.estimators import KernelFisherDiscriminant
-    from kfdviz.experiments.crossval import fit_each_scorer, grid_search
+    from kfdviz.experiments.crossval import grid_search
+    from kfdviz.experiments.kfd_path import kfd_mu_path_scorer
     from kfdviz.experiments.methods import KFD_MU, width_grid
 
     d = 20
@@ -52,7 +55,7 @@ def _cv_kfd_grid(quick: bool) -> Case:
 
     def candidate():
         result = grid_search(
-            fit_each_scorer(estimator), grid, X, y, shared=("width",), n_folds=n_folds, seed=seed
+            kfd_mu_path_scorer(estimator), grid, X, y, shared=("width",), n_folds=n_folds, seed=seed
         )
         return result.best_params, result.mean_scores
 

@@ -82,6 +82,46 @@ def min_error(z: np.ndarray, s: np.ndarray) -> float:
     return -float(cuts[choice])
 
 
+def margin_lp_optimal_offsets(
+    z: np.ndarray, s: np.ndarray, C: float | None = None
+) -> tuple[float, float] | None:
+    """An interval holding every optimal offset b of eq. (15), or None where it is not known.
+
+    Eliminating xi and rho, eq. (15) maximizes C S_K(b) over b, S_K the sum of the K = 1/C
+    smallest margins s_i (z_i + b) (the last one weighted by K's fraction), provided that sum
+    is positive (then the K-th smallest margin is, and rho = that margin is feasible). S_K is
+    the minimum over t of F+(t) + F-(K - t) + (2t - K) b, F+ and F- the running sums of the
+    positives' ascending z and the negatives' ascending -z; its maximizers are the b with
+    -2b in the subdifferential of F+(t) + F-(K - t) at t = K/2:
+
+        b in [-(p_(j+1) + q_(j)) / 2, -(p_(j) + q_(j+1)) / 2]   for K/2 = j a whole number,
+        b = -(p_(j) + q_(j)) / 2                              otherwise, j = ceil(K/2),
+
+    with p ascending over the positives and q descending over the negatives. The interval is
+    returned for K/2 within 1e-3 of a whole number too (the optimum is then nearly flat over
+    it, and a solver's tolerance may land anywhere on it). None where the K smallest margins
+    sum to zero or less (the classes overlap so much that rho = 0, another branch) or where
+    K/2 reaches the smaller class's size. The bounds are exact up to round-off: they are
+    order statistics of z, so they move by at most as much as z does.
+    """
+    z = np.asarray(z, dtype=float)
+    K = 1.0 / margin_lp_constant(s, C)
+    h = 0.5 * K
+    p = np.sort(z[s > 0])
+    q = -np.sort(-z[s < 0])
+    j_lo, j_hi = int(np.ceil(h - 1e-3)), int(np.ceil(h + 1e-3))
+    if j_lo < 1 or j_hi >= min(p.size, q.size):
+        return None
+    # S_K at the optimum: h units of mass on each side, the pairs p_i - q_i taken in order.
+    whole = int(np.floor(h))
+    pairs = p[: whole + 1] - q[: whole + 1]
+    best = pairs[:whole].sum() + (h - whole) * pairs[whole]
+    if not best > 1e-12 * K * max(float(np.max(np.abs(z))), np.finfo(float).tiny):
+        return None
+    ends = [-(p[a - 1] + q[c - 1]) / 2 for a in (j_lo, j_hi) for c in (j_lo, j_hi)]
+    return float(min(ends)), float(max(ends))
+
+
 def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
     """TPAMI eq. (15): max rho - C sum xi  s.t.  s_i (z_i + b) >= rho - xi_i,  rho, xi >= 0.
 

@@ -31,6 +31,7 @@ from ..estimators.kfd import KernelFisherDiscriminant
 from ..estimators.koc import KernelOrthogonalCentroid
 from ..estimators.svm import SupportVectorClassifier
 from .crossval import FoldScorer, fit_each_scorer
+from .kfd_path import kfd_mu_path_scorer
 
 
 def _decades(lo: float, hi: float, per_decade: int = 1) -> list[float]:
@@ -143,6 +144,7 @@ METHODS: dict[str, Method] = {
         _kfd(),
         lambda d: {"width": width_grid(d), "mu": KFD_MU},
         shared=("width",),
+        scorer=kfd_mu_path_scorer,
     ),
     "skfd": Method(
         "skfd",

@@ -36,7 +36,7 @@ OUTPUT_BINS = np.linspace(-3.0, 3.0, 61)
 # The sources whose change can change a result: the numerical core, the estimators, and the
 # protocol's own modules. Reports, the command line and the GUI are left out.
 _CODE_PARTS = ("core", "estimators", "experiments/crossval.py", "experiments/methods.py")
-_CODE_PARTS += ("experiments/protocol.py",)
+_CODE_PARTS += ("experiments/kfd_path.py", "experiments/protocol.py")
 _LIBRARIES = ("kfdviz", "numpy", "scipy", "scikit-learn", "clarabel", "highspy")
 
 

@@ -1,0 +1,244 @@
+"""KFD's cross-validation over mu on one fold: one tridiagonal reduction of N serves every mu.
+
+At a fixed kernel width the two-class Rayleigh KFD (TPAMI eq. 11) takes the direction
+a(mu) = (N + mu I)^-1 d, d the difference of the class means. With the Householder reduction
+N = Q T Q' (LAPACK ``sytrd``: Q orthogonal, T tridiagonal),
+
+    (N + mu I)^-1 d = Q (T + mu I)^-1 Q' d,
+
+so one reduction per fold and width (about the work of three Cholesky factorizations of N)
+leaves each mu an O(m) tridiagonal solve and one application of Q, instead of a Cholesky
+factorization and a condition estimate per mu. T has N's eigenvalues, so the condition number
+of N + mu I, (l_max + mu) / (l_min + mu), comes with them.
+
+Everything after the direction is the estimator's own arithmetic: the outputs scaled so that
+the projected class means lie 2 apart, the offset midway between them, the threshold by the
+estimator's rule (for the tables the margin LP of eq. 15, see below), and the validation
+points classified by the sign of their output. The inputs are validated once
+per fold, as the estimator validates them.
+
+The estimator solves with a Cholesky factor where N + mu I is well conditioned, and on N's
+numerical range with a warning where it is not (:mod:`kfdviz.core.rayleigh`). Here only mu
+whose condition number is at most ``FAST_CONDITION`` take the reduction; that is a hundredth
+of the bound above which the estimator leaves the Cholesky route, so the estimator too takes
+its closed form there and both compute the same direction up to round-off. Round-off must not
+decide a score either: a candidate with a validation output within ``TIE_TOLERANCE`` of the
+threshold is left to the estimator (on data with few distinct points, as titanic's, the
+margin LP's offset sits on a group of tied outputs, and validation points share their value).
+Repeated training points alone are not a reason: identical rows give identical outputs in
+both routes. The estimator also fits the other mu, and every fold or configuration this path
+does not cover (more than two classes, expansion over a subset, tangents, the mu K
+regularizer, other formulations, input the estimator refuses), warnings and refusals included.
+
+The margin LP threshold of eq. (15) stays HiGHS's, but need not always be solved. Its
+optimum is often not unique: with C = 1/(0.1 n) and 0.05 n a whole number (every 320-point
+fold) a whole interval of offsets b is optimal, and which point of it the simplex method
+returns follows no rule another solver could reproduce. The interval itself has a closed form
+(:func:`kfdviz.core.thresholds.margin_lp_optimal_offsets`): where no validation output lies
+within it (widened by ``OFFSET_MARGIN`` for HiGHS's tolerances and round-off), every optimal
+offset classifies the validation points alike, and the score needs no LP. Otherwise HiGHS
+gives the offset, as in the estimator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.linalg import eigvalsh_tridiagonal, lapack
+from sklearn.base import clone
+from sklearn.utils.multiclass import check_classification_targets
+
+from ..core import fit_cache, tangents
+from ..core.thresholds import fit_threshold, margin_lp_optimal_offsets
+from .crossval import FoldScorer, fit_each_scorer
+
+# The estimator keeps its Cholesky route up to a condition estimate of 1e10 (a lower bound of
+# the true condition number); a factor 100 below it leaves room for round-off in the
+# eigenvalues, so every mu taken here is one the estimator also solves in closed form.
+FAST_CONDITION = 1e8
+# A validation output this close to the threshold (relative to the largest training output)
+# is left to the estimator: the direction here and the estimator's Cholesky solve differ by up
+# to about FAST_CONDITION x unit round-off.
+TIE_TOLERANCE = 1e-7
+# The margin around eq. (15)'s interval of optimal offsets (relative to the largest training
+# output) that covers HiGHS's tolerances (1e-7 on outputs normalized to unit spread) and the
+# round-off between the two directions.
+OFFSET_MARGIN = 1e-6
+
+
+class TridiagonalN:
+    """N = Q T Q' for a symmetric N, and (N + mu I)^-1 b for many mu from it."""
+
+    def __init__(self, N: np.ndarray):
+        N = np.asarray(N, dtype=float)
+        self.m = N.shape[0]
+        packed, self.diag, self.offdiag, self.tau, info = lapack.dsytrd(N, lower=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"dsytrd failed (info={info})")
+        # The reflectors H(i) act on rows i+1.. (uplo "L"): Q is the product of the n-1
+        # reflectors of a QR factorization of the block below the first row (LAPACK dormtr).
+        self._reflectors = np.asfortranarray(packed[1:, :-1])
+        # N's extreme eigenvalues, by bisection on T (LAPACK stebz): O(m) each.
+        self.extreme_eigenvalues = tuple(
+            float(eigvalsh_tridiagonal(self.diag, self.offdiag, select="i", select_range=(i, i))[0])
+            if self.m > 1
+            else float(self.diag[0])
+            for i in (0, self.m - 1)
+        )
+
+    def condition(self, mu: float) -> float:
+        """Condition number of N + mu I (inf where it is not positive definite)."""
+        low, high = (value + mu for value in self.extreme_eigenvalues)
+        return float(high / low) if low > 0 else float("inf")
+
+    def _apply_q(self, B: np.ndarray, trans: str) -> np.ndarray:
+        B = np.array(B, dtype=float, order="F", copy=True)
+        if self.m < 2:
+            return B
+        tail = np.asfortranarray(B[1:])
+        lwork = max(1, 64 * tail.shape[1], 64 * tail.shape[0])
+        out, _, info = lapack.dormqr("L", trans, self._reflectors, self.tau, tail, lwork)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"dormqr failed (info={info})")
+        B[1:] = out
+        return B
+
+    def solve(self, b: np.ndarray, mus: Sequence[float]) -> np.ndarray:
+        """Columns (N + mu I)^-1 b, one per mu; every N + mu I must be positive definite."""
+        c = self._apply_q(np.asarray(b, dtype=float).reshape(-1, 1), "T")
+        Y = np.empty((self.m, len(mus)))
+        for j, mu in enumerate(mus):
+            if self.m == 1:
+                # LAPACK's wrapper takes no empty off-diagonal: the 1 x 1 system directly.
+                pivot = self.diag[0] + mu
+                y, info = c / pivot, 0 if pivot > 0 else 1
+            else:
+                *_, y, info = lapack.dptsv(self.diag + mu, self.offdiag, c)
+            if info != 0:
+                raise np.linalg.LinAlgError(f"T + mu I is not positive definite at mu={mu:g}")
+            Y[:, j] = y[:, 0]
+        return self._apply_q(Y, "N")
+
+
+def _covered(est) -> bool:
+    """Whether the estimator's configuration is the plain two-class Rayleigh KFD."""
+    return (
+        est.formulation == "rayleigh"
+        and est.regularizer == "identity"
+        and est.n_centers is None
+        and not (est.tangents and est.tangent_weight > 0)
+    )
+
+
+def _fold_setup(est, X_train, y_train, X_val):
+    """The fold's validated arrays, labels and kernel terms, or None where the path stops.
+
+    The checks are the estimator's own (parameters, X and y, the tangents' names, two classes
+    of two points or more); any refusal hands the fold to the estimator, which then refuses it
+    per candidate.
+    """
+    try:
+        est._validate_params()
+        X, y = est._check_X_y(X_train, y_train)
+        check_classification_targets(y)
+        tangents.check_tangents(est.tangents, X.shape[1])
+        classes, y_index = np.unique(y, return_inverse=True)
+        if classes.size != 2 or np.bincount(y_index).min() < 2:
+            return None
+        X_val = est._check_X(X_val, reset=False)
+    except ValueError:
+        return None
+    kern = est._make_kernel()
+    # The estimator's own cache entry: any candidate it fits below finds these terms.
+    terms = fit_cache.two_class_terms(kern, X, X, y_index)
+    with np.errstate(over="ignore", invalid="ignore"):
+        K_val = kern(X_val, X)
+    if not (np.all(np.isfinite(terms.N)) and np.all(np.isfinite(K_val))):
+        return None
+    return classes, y_index, terms, K_val
+
+
+def kfd_mu_path_scorer(estimator) -> FoldScorer:
+    """A fold scorer for a two-class Rayleigh KFD whose candidates differ only in mu.
+
+    Scores equal those of fitting a clone of ``estimator`` per candidate (up to round-off in
+    the direction, see the module's notes), at one reduction of N per fold and width.
+    """
+    fallback = fit_each_scorer(estimator)
+
+    def score(X_train, y_train, X_val, y_val, candidates: Sequence[dict]) -> list[float]:
+        fixed = {k: v for k, v in candidates[0].items() if k != "mu"}
+        if any({k: v for k, v in c.items() if k != "mu"} != fixed for c in candidates):
+            return fallback(X_train, y_train, X_val, y_val, candidates)
+        est = clone(estimator).set_params(**fixed)
+        mus = [c.get("mu", est.mu) for c in candidates]
+        if not _covered(est) or not all(isinstance(mu, int | float) for mu in mus):
+            return fallback(X_train, y_train, X_val, y_val, candidates)
+        setup = _fold_setup(est, X_train, y_train, X_val)
+        if setup is None:
+            return fallback(X_train, y_train, X_val, y_val, candidates)
+        classes, y_index, terms, K_val = setup
+        reduced = TridiagonalN(terms.N)
+        fast = [
+            j
+            for j, mu in enumerate(mus)
+            if np.isfinite(mu) and mu > 0 and reduced.condition(float(mu)) <= FAST_CONDITION
+        ]
+        scores: list = [None] * len(candidates)
+        if fast:
+            A = reduced.solve(terms.mean_difference, [float(mus[j]) for j in fast])
+            s = np.where(y_index == 1, 1.0, -1.0)
+            Z_train, Z_val = terms.Kzx.T @ A, K_val @ A
+            for col, j in enumerate(fast):
+                scores[j] = _score_direction(est, Z_train[:, col], Z_val[:, col], s, classes, y_val)
+        rest = [j for j, value in enumerate(scores) if value is None]
+        if rest:
+            slow = fallback(X_train, y_train, X_val, y_val, [candidates[j] for j in rest])
+            for j, value in zip(rest, slow, strict=True):
+                scores[j] = value
+        return scores
+
+    return score
+
+
+def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
+    """Validation accuracy of the direction with training outputs z, as the estimator ends a fit.
+
+    None where round-off could decide the score, so that the estimator decides it: a validation
+    output within ``TIE_TOLERANCE`` of the threshold. Data with few distinct points (titanic)
+    put whole groups of validation points there, as the margin LP's offset then sits on a
+    group of tied training outputs.
+    """
+    gap = z[s > 0].mean() - z[s < 0].mean()
+    if not np.isfinite(gap) or gap == 0:
+        return float("nan")  # the estimator refuses a direction that does not separate the means
+    z = z * (2.0 / gap)
+    offset = -0.5 * (z[s > 0].mean() + z[s < 0].mean())
+    z = z + offset
+    size = max(1.0, float(np.max(np.abs(z))))
+    tol = TIE_TOLERANCE * size
+    outputs = z_val * (2.0 / gap) + offset  # before the offset b
+    if est.threshold == "margin-lp":
+        try:
+            optimal = margin_lp_optimal_offsets(z, s, est.threshold_C)
+        except ValueError:
+            return float("nan")  # eq. (15) unbounded for this C: the estimator refuses too
+        if optimal is not None and np.all(np.isfinite(outputs)):
+            # Every offset HiGHS may return lies in the interval (up to its tolerances and
+            # the round-off between the two directions): if no validation output is near it,
+            # the predictions do not depend on which one.
+            lo, hi = optimal[0] - OFFSET_MARGIN * size, optimal[1] + OFFSET_MARGIN * size
+            positive, negative = outputs + lo > 0, outputs + hi < 0
+            if np.all(positive | negative):
+                return float(np.mean(classes[positive.astype(int)] == y_val))
+    try:
+        b = float(fit_threshold(est.threshold, z, s, margin_C=est.threshold_C))
+    except (ValueError, ArithmeticError):
+        return float("nan")
+    outputs = outputs + b
+    if not np.all(np.isfinite(outputs)):
+        return float("nan")
+    if np.any(np.abs(outputs) <= tol):
+        return None
+    return float(np.mean(classes[(outputs > 0).astype(int)] == y_val))

@@ -8,11 +8,11 @@ adding an algorithm is its estimator module (the class and its ``SPECS``, each a
 
 from __future__ import annotations
 
-from . import kfd, koc, kpca, linear, novelty, parzen, regression, svm
+from . import kfd_spec, koc, kpca, linear, novelty, parzen, regression, svm
 from .spec import AlgorithmSpec, CostModel, Kind, ParamSpec
 
 # The estimator modules whose ``SPECS`` make the registry, in the window's order within a kind.
-SPEC_MODULES = (kpca, kfd, koc, novelty, parzen, regression, svm, linear)
+SPEC_MODULES = (kpca, kfd_spec, koc, novelty, parzen, regression, svm, linear)
 SPECS: tuple[AlgorithmSpec, ...] = tuple(spec for module in SPEC_MODULES for spec in module.SPECS)
 
 

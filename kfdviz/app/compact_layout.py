@@ -41,7 +41,7 @@ class CompactLayout:
         elif compact != self.compact:
             self.apply(compact)
         elif not compact:
-            self.workspace.show_main_parameters()
+            self.show_main_parameters()
 
     def apply(self, compact: bool) -> None:
         ws, window = self.workspace, self.window
@@ -82,6 +82,30 @@ class CompactLayout:
                 dock.setVisible(shown[dock])
             ws.diagnostics_dock.raise_()
             ws.arrange_first_show()
+            QTimer.singleShot(0, self.show_main_parameters)  # once the docks are laid out
+
+    def show_main_parameters(self) -> None:
+        """Give the stacked Algorithm dock the height its main parameters need (the kernel
+        width and the algorithm's first parameter), taken from the Data dock above it, which
+        scrolls: those are what a user moves, so they are never below the fold while the Data
+        dock keeps at least a third of the column."""
+        ws = self.workspace
+        if self.window.tabifiedDockWidgets(ws.algorithm_dock):
+            return
+        area = ws.algorithm_dock.widget()
+        column = ws.data_dock.height() + ws.algorithm_dock.height()
+        if column <= 0 or area.viewport().height() <= 0:
+            return
+        chrome = ws.algorithm_dock.height() - area.viewport().height()
+        needed = ws.algorithm_panel.main_parameters_bottom() + chrome
+        if needed <= ws.algorithm_dock.height():
+            return
+        algorithm = min(needed, column - column // 3)
+        self.window.resizeDocks(
+            [ws.data_dock, ws.algorithm_dock],
+            [column - algorithm, algorithm],
+            Qt.Orientation.Vertical,
+        )
 
     def _relayout_plots(self) -> None:
         """Fit every plot's scene to its widget again (a plot that shrank while its minimum

@@ -293,7 +293,7 @@ class MainWindow(QMainWindow):
         # not two).
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         QCoreApplication.processEvents()
-        self.workspace.show_main_parameters()
+        self.compact_layout.show_main_parameters()
         self.workspace.reframe()
         self.fit.request_fit(now=True)
 

@@ -185,29 +185,6 @@ class Workspace(QObject):
         self.window.resizeDocks(
             [self.data_dock, self.algorithm_dock], [440, 300], Qt.Orientation.Vertical
         )
-        self.show_main_parameters()
-
-    def show_main_parameters(self) -> None:
-        """Give the stacked Algorithm dock the height its main parameters need (the kernel
-        width and the algorithm's first parameter), taken from the Data dock above it, which
-        scrolls: those are what a user moves, so they are never below the fold while the Data
-        dock keeps at least a third of the column."""
-        if self.window.tabifiedDockWidgets(self.algorithm_dock):
-            return
-        area = self.algorithm_dock.widget()
-        column = self.data_dock.height() + self.algorithm_dock.height()
-        if column <= 0 or area.viewport().height() <= 0:
-            return
-        chrome = self.algorithm_dock.height() - area.viewport().height()
-        needed = self.algorithm_panel.main_parameters_bottom() + chrome
-        if needed <= self.algorithm_dock.height():
-            return
-        algorithm = min(needed, column - column // 3)
-        self.window.resizeDocks(
-            [self.data_dock, self.algorithm_dock],
-            [column - algorithm, algorithm],
-            Qt.Orientation.Vertical,
-        )
 
     # -- theme, options, scale ------------------------------------------------------------------
     def set_theme(self, name: str) -> None:

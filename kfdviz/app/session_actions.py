@@ -348,6 +348,7 @@ class SessionActions(QObject):
         self.workspace.sync_slot_from_panel()
         # The file's train/test roles, where it has them (a file saved from here does).
         self.data.replace(X, y, regression=regression, roles=loaded.roles)
+        self.generator_state = None  # the points are the file's, not a generator's
         self.width_from_data(quiet=True)
         self.status.show(f"Loaded {count(len(X), 'point')} from {Path(path).name}", kind="info")
         return True

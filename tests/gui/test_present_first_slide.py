@@ -151,3 +151,24 @@ def test_points_drawn_on_the_first_slide_are_kept_and_fitted(window, qtbot):
     wait_idle(qtbot, w)
     result = w.pictures.main_slot.result
     assert result.X.shape[0] == n + 1 and w.is_up_to_date()
+
+
+def test_the_first_slide_names_no_generated_data_set_after_loading_points(window, qtbot, tmp_path):
+    w = window
+    w.presenter.set_deck(["kfd-vs-kpca"])
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(-1, 0.3, (20, 2)), rng.normal(1, 0.3, (20, 2))])
+    y = np.repeat([0, 1], 20)
+    path = tmp_path / "points.csv"
+    rows = [f"{a:.6f},{b:.6f},{label}" for (a, b), label in zip(X, y, strict=True)]
+    path.write_text("\n".join(["x1,x2,label", *rows]) + "\n")
+    with qtbot.waitSignal(w.fit_drawn, timeout=30_000):
+        assert w.files.load_file(str(path))
+    wait_idle(qtbot, w)
+    assert w.files.generator_state is None
+    press_key(qtbot, w, KEY.Key_F5)
+    qtbot.waitUntil(lambda: w.presenting and w.presenter.slide_index == 0, timeout=10_000)
+    wait_idle(qtbot, w)
+    assert w.presenter.slide_title.text() == "Kernel Fisher discriminant"
+    press_key(qtbot, w, KEY.Key_Escape)
+    qtbot.waitUntil(lambda: not w.presenting, timeout=10_000)

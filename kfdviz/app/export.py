@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -51,6 +52,7 @@ from .file_dialogs import EXPORT_FOLDER, ask_save_path, last_folder, remember_fo
 SLIDE = (1600, 900)
 COLUMN_INCHES = 3.5
 PAGE_INCHES = 7.0
+PAGE_HEIGHT_INCHES = 9.0  # the tallest figure a page's text block holds
 PRINT_DPI = 300
 
 # (key, label): the size choices of the export dialog.
@@ -62,6 +64,16 @@ SIZE_PRESETS = (
 )
 FIGURE_FILTER = "PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"
 DATA_FILTER = "CSV table with JSON parameters (*.csv);;NumPy archive (*.npz)"
+# (value, label): the panels' arrangement choices of the export dialog (render's options).
+ARRANGEMENTS = (
+    ("auto", "Automatic"),
+    ("row", "One row"),
+    ("column", "One column"),
+    ("grid", "Grid"),
+)
+# Size presets whose figures go into a paper, under a caption that names what the titles would:
+# their titles are off unless the user turns them on.
+PAPER_SIZES = ("column", "page")
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,14 @@ class ExportChoice:
     size: tuple[int, int] | None  # pixels; None: the natural size of a 3-D grab
     dpi: float
     what: str = "picture"  # "picture" or "sweep"
+    titles: bool = True  # the figure's and the panels' titles
+    arrangement: str = "auto"  # one of ARRANGEMENTS' values
+
+
+def with_layout(plan: FigurePlan, titles: bool, arrangement: str) -> FigurePlan:
+    """``plan`` with its titles shown or not and its panels arranged as chosen."""
+    plan.settings = {**plan.settings, "show_titles": bool(titles), "arrangement": arrangement}
+    return plan
 
 
 def preset_size(key: str, plan: FigurePlan | None) -> tuple[tuple[int, int], float]:
@@ -80,7 +100,8 @@ def preset_size(key: str, plan: FigurePlan | None) -> tuple[tuple[int, int], flo
     width = round(inches * PRINT_DPI)
     if plan is None:
         return (width, round(width * 0.75)), float(PRINT_DPI)
-    return default_size(plan, PRINT_DPI, width), float(PRINT_DPI)
+    tallest = round(PAGE_HEIGHT_INCHES * PRINT_DPI)
+    return default_size(plan, PRINT_DPI, width, tallest), float(PRINT_DPI)
 
 
 class ExportDialog(QDialog):
@@ -119,6 +140,10 @@ class ExportDialog(QDialog):
             self.size_combo.addItem("As on screen", "natural")
         for key, label in SIZE_PRESETS:
             self.size_combo.addItem(label, key)
+        self.titles = QCheckBox("Titles (a paper's caption names the figure and its panels)")
+        self.arrangement = QComboBox()
+        for value, label in ARRANGEMENTS:
+            self.arrangement.addItem(label, value)
         self.width_spin = QSpinBox()
         self.height_spin = QSpinBox()
         for spin in (self.width_spin, self.height_spin):
@@ -142,6 +167,8 @@ class ExportDialog(QDialog):
         form.addRow("Size", self.size_combo)
         form.addRow("", size_row)
         form.addRow("", self.physical)
+        form.addRow("Panels", self.arrangement)
+        form.addRow("", self.titles)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -151,12 +178,14 @@ class ExportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.buttons)
         self.path_edit.textChanged.connect(self._update_format)
-        self.size_combo.currentIndexChanged.connect(self._apply_preset)
+        self.size_combo.currentIndexChanged.connect(self._size_chosen)
         self.what.currentIndexChanged.connect(self._apply_preset)
+        self.titles.toggled.connect(self._apply_preset)
+        self.arrangement.currentIndexChanged.connect(self._apply_preset)
         for spin in (self.width_spin, self.height_spin, self.dpi_spin):
             spin.valueChanged.connect(self._custom_edit)
         self._applying = False
-        self._apply_preset()
+        self._size_chosen()
         self._update_format()
 
     # -- state ---------------------------------------------------------------------------------
@@ -172,11 +201,23 @@ class ExportDialog(QDialog):
         natural = self.size_key() == "natural"
         size = None if natural else (self.width_spin.value(), self.height_spin.value())
         return ExportChoice(
-            self.path_edit.text().strip(), size, float(self.dpi_spin.value()), self.what_key()
+            self.path_edit.text().strip(),
+            size,
+            float(self.dpi_spin.value()),
+            self.what_key(),
+            titles=self.titles.isChecked(),
+            arrangement=self.arrangement.currentData(),
         )
 
     def what_key(self) -> str:
         return self.what.currentData() or "picture"
+
+    def _size_chosen(self, *_args) -> None:
+        """A size preset sets the titles' default: off for a paper's sizes, on otherwise."""
+        self.titles.blockSignals(True)
+        self.titles.setChecked(self.size_key() not in PAPER_SIZES)
+        self.titles.blockSignals(False)
+        self._apply_preset()
 
     def _apply_preset(self, *_args) -> None:
         key = self.size_key()
@@ -186,7 +227,10 @@ class ExportDialog(QDialog):
         if key in ("custom", "natural"):
             self._update_physical()
             return
-        plan = self._plan_for(self.what_key()) if self._plan_for is not None else None
+        plan = None
+        if self._plan_for is not None:
+            choice = self.choice()
+            plan = with_layout(self._plan_for(choice.what), choice.titles, choice.arrangement)
         (width, height), dpi = preset_size(key, plan)
         self._applying = True
         self.width_spin.setValue(width)
@@ -372,16 +416,33 @@ class Exporter(QObject):
             sweep_available=self.sweep.result is not None,
         )
         dialog.chosen.connect(
-            lambda c: self.export_figure_to(c.path, size=c.size, dpi=c.dpi, what=c.what)
+            lambda c: self.export_figure_to(
+                c.path,
+                size=c.size,
+                dpi=c.dpi,
+                what=c.what,
+                titles=c.titles,
+                arrangement=c.arrangement,
+            )
         )
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
 
-    def export_figure_to(self, path, *, size=None, dpi=None, what: str = "picture") -> bool:
-        """Write the current picture to ``path`` (.png, .svg, .pdf) through the figure renderer."""
+    def export_figure_to(
+        self,
+        path,
+        *,
+        size=None,
+        dpi=None,
+        what: str = "picture",
+        titles: bool = True,
+        arrangement: str = "auto",
+    ) -> bool:
+        """Write the current picture to ``path`` (.png, .svg, .pdf) through the figure renderer,
+        with or without ``titles``, its panels in ``arrangement``."""
         try:
-            save_figure(self.figure_plan(what), path, size, dpi)
+            save_figure(with_layout(self.figure_plan(what), titles, arrangement), path, size, dpi)
         except (OSError, ValueError) as exc:
             self.status.show(f"Could not export the figure: {exc}", kind="error")
             return False

@@ -42,14 +42,18 @@ def ensure_app():
     return QGuiApplication([sys.argv[0] if sys.argv else "kfdviz"])
 
 
-def default_size(plan: FigurePlan, dpi=None, width: int | None = None) -> tuple[int, int]:
-    """A slide-sized picture: 1600 pixels wide, as tall as the panels need, at most 16:9."""
+def default_size(
+    plan: FigurePlan, dpi=None, width: int | None = None, tallest: int | None = None
+) -> tuple[int, int]:
+    """A slide-sized picture: 1600 pixels wide, as tall as the panels need, at most 16:9 (or
+    at most ``tallest`` pixels: a paper's figure may be taller than a slide)."""
     from .paint import natural_height
 
     dpi = DEFAULT_DPI if dpi is None else float(dpi)
     width = int(width or DEFAULT_SIZE[0] * dpi / DEFAULT_DPI)
     height = natural_height(plan, width, dpi)
-    return width, int(np.clip(height, round(0.3 * width), round(width * 9 / 16)))
+    top = round(width * 9 / 16) if tallest is None else int(tallest)
+    return width, int(np.clip(height, min(round(0.3 * width), top), top))
 
 
 def check_size(size, dpi, plan: FigurePlan | None = None) -> tuple[int, int, float]:

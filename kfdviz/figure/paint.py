@@ -25,6 +25,8 @@ from .axes import (
 )
 from .canvas import (
     BOTTOM_PT,
+    COLORBAR_BELOW_WIDTH_PT,
+    COLORBAR_GAP_PT,
     COLORBAR_PT,
     LEFT_PT,
     TOP_PT,
@@ -56,6 +58,8 @@ from .project3d import Camera, normalized
 MARGIN_PT = 5.0  # around the figure
 SHARED_GAP_PT = 4.0  # between the panels of a row that shares one y axis
 ARRANGEMENTS = ("auto", "row", "column", "grid")
+# The height a colour bar below a plot takes: its gap, the bar, tick labels and its title.
+BELOW_BAR_PT = COLORBAR_GAP_PT + COLORBAR_BELOW_WIDTH_PT + 2 * 7.5 * 1.2
 
 
 def arrangement(plan: FigurePlan) -> tuple[int, int]:
@@ -545,27 +549,35 @@ def _panel_aspect(panel: PanelPlan) -> tuple[float, float]:
 
 
 def natural_height(plan: FigurePlan, width: float, dpi: float) -> int:
-    """The height at which the panels of ``plan`` fill a figure ``width`` pixels wide."""
+    """The height at which the panels of ``plan`` fill a figure ``width`` pixels wide, in the
+    plan's arrangement, with or without its titles (its settings)."""
     s = dpi / 72.0
     line = 1.2  # text height per point of font size
     margin, gap = MARGIN_PT * s, 10 * s
+    titles = bool(plan.settings.get("show_titles", True))
+    rows, cols = arrangement(plan)
     total = 2 * margin
-    if plan.title:
+    if plan.title and titles:
         total += (12.5 * line + 4) * s
     if _legend_items(plan):
         total += 16 * s
     if plan.note:
         total += (7.5 * line + 2) * s
-    cw = (width - 2 * margin - gap * (plan.cols - 1)) / plan.cols
-    for row in range(plan.rows):
+    cw = (width - 2 * margin - gap * (cols - 1)) / cols
+    for row in range(rows):
         tallest = 0.0
-        for panel in plan.panels[row * plan.cols : (row + 1) * plan.cols]:
-            header = (3 + (10.5 * line + 1 if panel.title else 0)) * s
+        for panel in plan.panels[row * cols : (row + 1) * cols]:
+            header = (3 + (10.5 * line + 1 if panel.title and titles else 0)) * s
             header += sum(8.0 * line * s for text in (panel.caption, panel.measures) if text)
             aspect, right = _panel_aspect(panel)
             plot_w = max(cw - (LEFT_PT + right) * s, 10.0)
             extra = (TOP_PT + BOTTOM_PT) * s if panel.kind != "scatter3d" else 12 * s
+            below = cw - LEFT_PT * s
+            if right == COLORBAR_PT and plot_w < 0.75 * below:
+                # A colour bar beside a narrow panel would leave a sliver of a map: the painter
+                # puts it below then, under a plot as wide as the cell.
+                plot_w, extra = below, extra + BELOW_BAR_PT * s
             tallest = max(tallest, header + extra + plot_w / aspect)
         total += tallest
-    total += gap * (plan.rows - 1)
+    total += gap * (rows - 1)
     return round(total)

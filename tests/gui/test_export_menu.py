@@ -174,3 +174,39 @@ def test_the_window_and_the_figures_share_one_palette(window):
         got = theme.novelty().getLookupTable(0.0, 1.0, 3, alpha=False)
         expected = palette.lookup_table(anchors, 3, positions)
         assert np.abs(got.astype(int) - expected.astype(int)).max() <= 1
+
+
+def _svg_texts(path) -> str:
+    root = ET.parse(path).getroot()
+    return " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+
+
+def test_paper_sizes_leave_the_titles_out_and_the_panels_follow_the_arrangement(
+    qtbot, settings, tmp_path
+):
+    w = make_window(qtbot, settings, "kfd-vs-kpca")
+    try:
+        dialog = w.exporter.export_figure()
+        assert dialog.size_key() == "slide" and dialog.titles.isChecked()
+        dialog.set_size_key("column")
+        assert not dialog.titles.isChecked(), "a paper's caption names the figure"
+        one_row = dialog.height_spin.value()
+        dialog.titles.setChecked(True)
+        assert dialog.height_spin.value() > one_row, "titles take room"
+        dialog.titles.setChecked(False)
+        dialog.arrangement.setCurrentIndex(dialog.arrangement.findData("column"))
+        assert dialog.height_spin.value() > 2 * one_row, "three panels stacked"
+        dialog.arrangement.setCurrentIndex(dialog.arrangement.findData("auto"))
+        assert dialog.height_spin.value() == one_row
+        out = tmp_path / "column.svg"
+        dialog.path_edit.setText(str(out))
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        _no_refit(w, qtbot)
+        untitled = _svg_texts(out)
+        assert "KPCA feature 1" not in untitled and "Mika" not in untitled
+        assert "x₁" in untitled, "the axes are drawn"
+        titled = tmp_path / "titled.svg"
+        assert w.exporter.export_figure_to(titled, size=(1050, 700), dpi=300)
+        assert "KPCA feature 1" in _svg_texts(titled)
+    finally:
+        w.close()

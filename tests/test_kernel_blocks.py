@@ -201,3 +201,32 @@ def test_elementwise_passes_take_scalars_and_vectors():
         kern = Kernel("poly", degree=degree, coef0=0.5)
         assert float(kern.from_dot(np.asarray(1.5))) == pytest.approx(2.0**degree, rel=4e-15)
         np.testing.assert_allclose(kern.from_dot(d2), (d2 + 0.5) ** degree, rtol=4e-15)
+
+
+def test_the_within_class_scatter_is_cancellable_between_its_blocks(monkeypatch):
+    from kfdviz.core import scatter
+
+    rng = np.random.default_rng(3)
+    Kzx = rng.standard_normal((40, 300))
+    y = rng.integers(0, 2, 300)
+    whole = scatter.within_class_scatter(Kzx, y, 2)  # no scope: one product
+    monkeypatch.setattr(scatter, "CANCEL_BLOCK_FLOPS", 40 * 40 * 50)  # 6 blocks of 50 columns
+    asked = []
+    with stoppable.cancel_scope(lambda: asked.append(1)):
+        blocked = scatter.within_class_scatter(Kzx, y, 2)
+    assert len(asked) == 6
+    np.testing.assert_allclose(blocked, whole, rtol=1e-12, atol=1e-12 * np.abs(whole).max())
+    np.testing.assert_array_equal(blocked, blocked.T)
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_the_third():
+        asked.append(1)
+        if len(asked) == 3:
+            raise Stop
+
+    asked.clear()
+    with pytest.raises(Stop), stoppable.cancel_scope(stop_at_the_third):
+        scatter.within_class_scatter(Kzx, y, 2)
+    assert len(asked) == 3  # the product stopped at its third block of six

@@ -8,6 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import stoppable
+
+# The flops (m^2 n of an m x n C) the product C C' may take between two questions to a cancel
+# scope: about a tenth of a second of one core.
+CANCEL_BLOCK_FLOPS = 1e9
+
 
 def _onehot(y_index: np.ndarray, n_classes: int) -> np.ndarray:
     onehot = np.zeros((y_index.size, n_classes))
@@ -41,7 +47,24 @@ def within_class_scatter(Kzx: np.ndarray, y_index: np.ndarray, n_classes: int) -
     counts = onehot.sum(axis=0)
     centred = ((Kzx @ onehot) / counts) @ onehot.T
     np.subtract(Kzx, centred, out=centred)
-    return centred @ centred.T
+    return _gram_of_rows(centred)
+
+
+def _gram_of_rows(C: np.ndarray) -> np.ndarray:
+    """C C' in one BLAS call; inside a cancel scope, as a sum over column blocks of C with the
+    scope's check asked before each, so that a cancel lands within a block's time (each block's
+    product is symmetric, so the sum is exactly symmetric too)."""
+    control = stoppable.current()
+    m, n = C.shape
+    if control is None or float(m) * m * n <= CANCEL_BLOCK_FLOPS:
+        return C @ C.T
+    step = max(1, int(CANCEL_BLOCK_FLOPS // (float(m) * m)))
+    N = np.zeros((m, m))
+    for start in range(0, n, step):
+        control.check()
+        block = C[:, start : start + step]
+        N += block @ block.T
+    return N
 
 
 def between_class_scatter(Kzx: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarray:

@@ -139,9 +139,10 @@ def test_charts_come_back_after_presentation_mode(roc, qtbot):
     view = w.workspace.chart_view
     wait_charts(qtbot, w)
     wait_idle(qtbot, w)
-    w.presenter.set_deck(["default"])  # a slide without charts
-    w.presenter.enter(0)
+    w.presenter.set_deck(["default"])  # a slide without charts, after the picture on screen
+    w.presenter.enter(1)
     wait_idle(qtbot, w)
+    assert w.presenter.slide_index == 1 and w.presenter.slide_counter.text() == "2 / 2"
     assert not view.isVisible()
     w.presenter.leave()
     wait_idle(qtbot, w)

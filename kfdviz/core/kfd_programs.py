@@ -410,6 +410,7 @@ def _check_feasible(E, theta, d):
 
 
 def _solve_lasso(Kxz, y, mu, max_iter, tol):
+    # Imported here: sklearn.linear_model adds start-up time that only this solver needs.
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import Lasso
 

@@ -130,7 +130,7 @@ def margin_lp(z: np.ndarray, s: np.ndarray, C: float | None = None) -> float:
     (rho, b, xi_1..xi_n): a cross-validation solves it once per fit, and scipy's ``linprog``
     spent three times the solver's own time in checking and converting its input.
     """
-    import highspy
+    import highspy  # a compiled library: loaded when the first margin LP is solved
 
     n = z.size
     scale = np.std(z) or 1.0

@@ -129,6 +129,7 @@ def save_table_figure(doc: dict, path):
     """Paint the table's figure to ``path`` (.svg, .png or .pdf); the path written."""
     import os
 
+    # Qt's platform is chosen when Qt is first loaded: set it before the painter imports Qt.
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from ..figure.export import ensure_app, save_figure
 

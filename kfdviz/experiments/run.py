@@ -254,6 +254,6 @@ class _NoBar:
 def _progress_bar(total: int, name: str, enabled: bool):
     if not enabled:
         return _NoBar()
-    from tqdm import tqdm
+    from tqdm import tqdm  # only a run that shows its progress needs it
 
     return tqdm(total=total, desc=name, unit="task", file=sys.stderr, dynamic_ncols=True)

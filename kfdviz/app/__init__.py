@@ -106,6 +106,16 @@ def _screenshot(app, window, path: Path) -> int:
             window.close()
             return 1
         time.sleep(0.01)
+    # A preset's sweep (curves against a parameter) is part of the picture too: wait for it
+    # within the same deadline, and say so if it is still running then.
+    while window.sweep.running() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    if window.sweep.running():
+        print(
+            "kfdviz: warning: the sweep was still running when the screenshot was taken",
+            file=sys.stderr,
+        )
     # Let the views (and an OpenGL view) paint the final picture.
     settle = time.monotonic() + 0.3
     while time.monotonic() < settle:

@@ -60,3 +60,17 @@ def test_an_unknown_preset_is_refused_with_the_list(tmp_path):
     assert result.returncode != 0
     assert "default" in result.stderr and "kfd-vs-kpca" in result.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_screenshot_waits_for_the_presets_sweep(qtbot, settings, tmp_path):
+    from gui_helpers import make_window
+    from PySide6.QtWidgets import QApplication
+
+    from kfdviz.app import _screenshot
+
+    w = make_window(qtbot, settings, "koc-linear-svm")  # waits for the fits, not the sweep
+    assert w.sweep.spec is not None, "the preset has a sweep"
+    out = tmp_path / "sweep.png"
+    assert _screenshot(QApplication.instance(), w, out) == 0
+    assert not w.sweep.running() and w.sweep.result is not None
+    assert out.is_file()

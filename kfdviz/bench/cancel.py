@@ -54,7 +54,10 @@ def _in_solve(thread: threading.Thread) -> bool:
     return False
 
 
-def _cancel_during_solve(request) -> Measured:
+def _fit_and_cancel(request, reached, *, poll: float, after: float = 0.0) -> tuple[float, str]:
+    """Run ``request`` in a fit thread and cancel it once ``reached(thread)`` holds (or
+    REACH_SECONDS have passed) and ``after`` seconds more; (the seconds from the cancel until
+    the thread ended, how the fit ended)."""
     from kfdviz.pipeline import CancelToken, FitCancelled, run_fit
 
     token = CancelToken()
@@ -72,14 +75,18 @@ def _cancel_during_solve(request) -> Measured:
     thread = threading.Thread(target=fit, name="kfdviz-bench-fit")
     thread.start()
     deadline = perf_counter() + REACH_SECONDS
-    while thread.is_alive() and not _in_solve(thread) and perf_counter() < deadline:
-        time.sleep(0.002)
-    time.sleep(SOLVING_SECONDS)
+    while thread.is_alive() and not reached(thread) and perf_counter() < deadline:
+        time.sleep(poll)
+    time.sleep(after)
     t0 = perf_counter()
     token.cancel()
     thread.join()
-    seconds = perf_counter() - t0
-    return Measured(seconds, (ended[0] if ended else "lost", multiprocessing.active_children()))
+    return perf_counter() - t0, ended[0] if ended else "lost"
+
+
+def _cancel_during_solve(request) -> Measured:
+    seconds, ended = _fit_and_cancel(request, _in_solve, poll=0.002, after=SOLVING_SECONDS)
+    return Measured(seconds, (ended, multiprocessing.active_children()))
 
 
 def _cancel_case(algorithm: str, quick: bool) -> Case:
@@ -163,31 +170,11 @@ def _in_build(thread: threading.Thread) -> bool:
 def _cancel_during_build(request) -> Measured:
     from kfdviz.core.fit_cache import FIT_CACHE
     from kfdviz.core.kernels import PAIRWISE_CACHE
-    from kfdviz.pipeline import CancelToken, FitCancelled, run_fit
 
     FIT_CACHE.clear()
     PAIRWISE_CACHE.clear()
-    token = CancelToken()
-    ended: list[str] = []
-
-    def fit() -> None:
-        try:
-            run_fit(request, cancel=token)
-            ended.append("finished")
-        except FitCancelled:
-            ended.append("cancelled")
-        except Exception as exc:  # reported by the check
-            ended.append(f"failed: {exc}")
-
-    thread = threading.Thread(target=fit, name="kfdviz-bench-fit")
-    thread.start()
-    deadline = perf_counter() + REACH_SECONDS
-    while thread.is_alive() and not _in_build(thread) and perf_counter() < deadline:
-        time.sleep(0.001)
-    t0 = perf_counter()
-    token.cancel()
-    thread.join()
-    return Measured(perf_counter() - t0, ended[0] if ended else "lost")
+    seconds, ended = _fit_and_cancel(request, _in_build, poll=0.001)
+    return Measured(seconds, ended)
 
 
 @scenario(

@@ -345,9 +345,19 @@ def _render_arguments(parser: argparse.ArgumentParser) -> None:
     )
     layout = parser.add_argument_group("layout")
     layout.add_argument(
+        "--titles",
+        choices=("auto", "all", "panels", "none"),
+        default="auto",
+        help="the figure's and the panels' titles (all), the panels' only (panels: a paper's "
+        "caption takes the figure's) or none; default auto: all on a picture a slide wide "
+        "(7.5 in) or wider, panels on a narrower one",
+    )
+    layout.add_argument(
         "--no-titles",
-        action="store_true",
-        help="leave out the figure's and the panels' titles (a paper's caption names them)",
+        action="store_const",
+        const="none",
+        dest="titles",
+        help="the same as --titles none",
     )
     layout.add_argument(
         "--arrangement",
@@ -406,7 +416,7 @@ def _render(args: argparse.Namespace) -> int:
         else:
             state = rendering.state_from_preset(args.render_preset)
         computed = rendering.compute(state)
-        options = {"show_titles": not args.no_titles, "arrangement": args.arrangement}
+        options = {"titles": args.titles, "arrangement": args.arrangement}
         if args.panels_separately:
             for path in rendering.render_panels(
                 state,

@@ -74,13 +74,13 @@ register(
                 "okpca",
                 {**_OKPCA, "tangents": ("rotation",), "mu": 0.01},
                 feature=0,
-                title="Oriented KPCA, rotation invariant",
+                title="Oriented KPCA, rotation",
             ),
             PanelSpec(
                 "okpca",
                 {**_OKPCA, "tangents": ("translate-x",), "mu": 0.01},
                 feature=0,
-                title="Oriented KPCA, x-translation invariant",
+                title="Oriented KPCA, x-translation",
             ),
         ),
         layout="compare",
@@ -477,7 +477,7 @@ register(
             "the kernel sees each background point alone, outside the 40 components, and all "
             "of them have nearly the same, largest reconstruction error: the 1 % cut falls "
             "among them, about 90 lie within 10⁻³ of the decision range above it (inside, "
-            "the caption's 0.6 % outside counts them so) on islands of radius 0.002 or less, "
+            "as the caption's count of training outliers has them) on islands of radius 0.002 or less, "
             "hidden under their markers, and about 20 tie with it to rounding, on islands of "
             "no size. " + _HOFFMANN
         ),

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import presets
-from .figure.export import format_of, save_figure
-from .figure.plan import plan_figure
+from .figure.export import DEFAULT_DPI, format_of, save_figure
+from .figure.plan import TITLES, default_titles, plan_figure
 from .pipeline import FitCancelled, FitError, data_box, run_fit
 from .session import SessionState, fit_requests, load_session, state_from_preset
 from .sweep import Sweep, run_sweep
@@ -129,7 +129,7 @@ def fit_maps_to_rooms(computed: Computed, plan, size=None, dpi=None) -> Computed
 def fitted_plan(computed: Computed, size=None, dpi=None, figure_options: dict | None = None):
     """The figure plan of ``computed`` for a picture of ``size`` at ``dpi``: the layout's options
     applied and the feature maps fitted to their rooms (:func:`fit_maps_to_rooms`)."""
-    options = _checked_options(figure_options)
+    options = _checked_options(figure_options, size, dpi)
     plan = figure_plan(computed)
     plan.settings.update(options)
     refitted = fit_maps_to_rooms(computed, plan, size, dpi)
@@ -140,8 +140,9 @@ def fitted_plan(computed: Computed, size=None, dpi=None, figure_options: dict | 
     return plan
 
 
-# What a figure's layout may be asked for beside the session's own view settings.
-FIGURE_OPTIONS = {"show_titles": (True, False), "arrangement": ("auto", "row", "column", "grid")}
+# What a figure's layout may be asked for beside the session's own view settings ("auto"
+# titles: :func:`kfdviz.figure.plan.default_titles` for the picture's width).
+FIGURE_OPTIONS = {"titles": ("auto", *TITLES), "arrangement": ("auto", "row", "column", "grid")}
 
 
 def render_state(
@@ -155,8 +156,9 @@ def render_state(
 ):
     """Paint ``state`` to ``out`` (.png, .svg or .pdf); returns (path, FigureGeometry).
 
-    ``figure_options``: ``show_titles`` (bool) and ``arrangement`` ("auto", "row", "column",
-    "grid") for this picture.
+    ``figure_options``: ``titles`` ("auto", "all", "panels", "none": the figure's and the
+    panels' titles, the panels' only, none; "auto" by the picture's width) and ``arrangement``
+    ("auto", "row", "column", "grid") for this picture.
     """
     format_of(out)  # refuse an unknown suffix before fitting anything
     _checked_options(figure_options)
@@ -180,7 +182,7 @@ def render_panels(
     from .figure.export import format_of, save_figure
 
     format_of(out)
-    plan_settings = _checked_options(figure_options)
+    plan_settings = _checked_options(figure_options, size, dpi)
     computed = computed or compute(state)
     plan = figure_plan(computed)
     plan.settings.update(plan_settings)
@@ -201,7 +203,9 @@ def render_panels(
     return written
 
 
-def _checked_options(options: dict | None) -> dict:
+def _checked_options(options: dict | None, size=None, dpi=None) -> dict:
+    """``options`` checked against :data:`FIGURE_OPTIONS`, "auto" titles chosen for a picture
+    of ``size`` pixels at ``dpi`` (the default picture is a slide's width)."""
     options = dict(options or {})
     for key, value in options.items():
         allowed = FIGURE_OPTIONS.get(key)
@@ -214,6 +218,9 @@ def _checked_options(options: dict | None) -> dict:
                 f"figure option {key} = {value!r} is not one of "
                 f"{', '.join(repr(a) for a in allowed)}"
             )
+    if options.get("titles", "auto") == "auto":
+        width_in = float("inf") if size is None else float(size[0]) / float(dpi or DEFAULT_DPI)
+        options["titles"] = default_titles(width_in)
     return options
 
 

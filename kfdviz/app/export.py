@@ -20,7 +20,6 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QApplication,
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -71,8 +70,14 @@ ARRANGEMENTS = (
     ("column", "One column"),
     ("grid", "Grid"),
 )
-# Size presets whose figures go into a paper, under a caption that names what the titles would:
-# their titles are off unless the user turns them on.
+# (value, label): which titles an exported figure shows (kfdviz.figure.plan.TITLES).
+TITLE_CHOICES = (
+    ("all", "Figure and panel titles"),
+    ("panels", "Panel titles only (the caption names the figure)"),
+    ("none", "No titles (the caption names the figure and its panels)"),
+)
+# Size presets whose figures go into a paper, under a caption that names the figure: they
+# start with the panels' titles only.
 PAPER_SIZES = ("column", "page")
 
 
@@ -82,13 +87,13 @@ class ExportChoice:
     size: tuple[int, int] | None  # pixels; None: the natural size of a 3-D grab
     dpi: float
     what: str = "picture"  # "picture" or "sweep"
-    titles: bool = True  # the figure's and the panels' titles
+    titles: str = "all"  # one of TITLE_CHOICES' values
     arrangement: str = "auto"  # one of ARRANGEMENTS' values
 
 
-def with_layout(plan: FigurePlan, titles: bool, arrangement: str) -> FigurePlan:
-    """``plan`` with its titles shown or not and its panels arranged as chosen."""
-    plan.settings = {**plan.settings, "show_titles": bool(titles), "arrangement": arrangement}
+def with_layout(plan: FigurePlan, titles: str, arrangement: str) -> FigurePlan:
+    """``plan`` with the titles and the panels' arrangement chosen."""
+    plan.settings = {**plan.settings, "titles": titles, "arrangement": arrangement}
     return plan
 
 
@@ -140,7 +145,10 @@ class ExportDialog(QDialog):
             self.size_combo.addItem("As on screen", "natural")
         for key, label in SIZE_PRESETS:
             self.size_combo.addItem(label, key)
-        self.titles = QCheckBox("Titles (a paper's caption names the figure and its panels)")
+        self.titles = QComboBox()
+        self.titles.setObjectName("exportTitles")
+        for value, label in TITLE_CHOICES:
+            self.titles.addItem(label, value)
         self.arrangement = QComboBox()
         for value, label in ARRANGEMENTS:
             self.arrangement.addItem(label, value)
@@ -168,7 +176,7 @@ class ExportDialog(QDialog):
         form.addRow("", size_row)
         form.addRow("", self.physical)
         form.addRow("Panels", self.arrangement)
-        form.addRow("", self.titles)
+        form.addRow("Titles", self.titles)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -180,7 +188,7 @@ class ExportDialog(QDialog):
         self.path_edit.textChanged.connect(self._update_format)
         self.size_combo.currentIndexChanged.connect(self._size_chosen)
         self.what.currentIndexChanged.connect(self._apply_preset)
-        self.titles.toggled.connect(self._apply_preset)
+        self.titles.currentIndexChanged.connect(self._apply_preset)
         self.arrangement.currentIndexChanged.connect(self._apply_preset)
         for spin in (self.width_spin, self.height_spin, self.dpi_spin):
             spin.valueChanged.connect(self._custom_edit)
@@ -205,7 +213,7 @@ class ExportDialog(QDialog):
             size,
             float(self.dpi_spin.value()),
             self.what_key(),
-            titles=self.titles.isChecked(),
+            titles=self.titles.currentData(),
             arrangement=self.arrangement.currentData(),
         )
 
@@ -213,9 +221,11 @@ class ExportDialog(QDialog):
         return self.what.currentData() or "picture"
 
     def _size_chosen(self, *_args) -> None:
-        """A size preset sets the titles' default: off for a paper's sizes, on otherwise."""
+        """A size preset sets the titles' default: the panels' only at a paper's sizes (the
+        paper's caption takes the figure's title), all otherwise."""
         self.titles.blockSignals(True)
-        self.titles.setChecked(self.size_key() not in PAPER_SIZES)
+        default = "panels" if self.size_key() in PAPER_SIZES else "all"
+        self.titles.setCurrentIndex(self.titles.findData(default))
         self.titles.blockSignals(False)
         self._apply_preset()
 

@@ -94,7 +94,7 @@ def _plot_rect(
     labels and no y title (a row's shared axis). With ``aspect`` (width / height of the data
     box) the rectangle is the largest of that shape, centred in the room."""
     if not ylabel:
-        left = c.pt(6)
+        left = 0.0  # the row's gap is all there is between shared-axis plots
     elif yrange is not None:
         left = _y_label_room(c, *yrange)
     else:
@@ -160,22 +160,41 @@ def _colorbar_room(c: _Canvas, lo: float, hi: float, label: str = "") -> float:
     return room
 
 
+def _multiples(lo: float, hi: float, step: float) -> np.ndarray:
+    """The multiples of ``step`` in [lo, hi] (0 exactly 0)."""
+    start = math.ceil(lo / step - 1e-9) * step
+    values = start + step * np.arange(math.floor((hi - start) / step + 1e-9) + 1)
+    values = np.round(values / step) * step
+    values[np.abs(values) < step * 1e-9] = 0.0
+    return values
+
+
 def _spaced_ticks(
     c: _Canvas, lo: float, hi: float, length: float, font: QFont, *, across: bool
 ) -> np.ndarray:
     """Round tick values whose labels do not touch along an axis ``length`` pixels long:
-    ``across`` labels (a y axis) need a line's height apart, others their widths."""
-    preferred = ticks(lo, hi, max(3, int(length / c.pt(45 if not across else 32))))
-    for target in range(max(len(preferred) - 1, 1), 0, -1):
-        values = ticks(lo, hi, target) if target >= 2 else None
-        if values is None or len(values) > target + 1:
-            step = nice_step(hi - lo, target)
-            start = math.ceil(lo / step - 1e-9) * step
-            values = start + step * np.arange(math.floor((hi - start) / step + 1e-9) + 1)
-            values[np.abs(values) < step * 1e-9] = 0.0
+    ``across`` labels (a y axis) need a line's height apart, others their widths.
+
+    The steps 1, 2, 2.5, 5 x 10^k are tried from fine to coarse; the first that gives at most
+    about a tick per 45 points (32 across) and whose labels fit is taken. Coarser steps are
+    not tried once a step leaves fewer than two ticks: an axis keeps two ticks (the last step
+    that had them) even where their labels would touch, rather than a lone tick that gives no
+    scale.
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return np.array([lo])
+    most = max(3, int(length / c.pt(45 if not across else 32))) + 1
+    finest = nice_step(hi - lo, 2 * most)
+    magnitude = 10.0 ** math.floor(math.log10(finest) + 1e-9)
+    steps = [m * magnitude * 10.0**k for k in range(5) for m in (1.0, 2.0, 2.5, 5.0)]
+    fallback = None
+    for step in [s_ for s_ in steps if s_ >= finest * (1 - 1e-9)]:
+        values = _multiples(lo, hi, step)
         if len(values) < 2:
-            return values
-        step = float(values[1] - values[0])
+            break
+        fallback = values
+        if len(values) > most:
+            continue
         pitch = step / (hi - lo) * length
         labels = [_superscript(tick_label(float(v), step)) for v in values]
         need = (
@@ -185,7 +204,9 @@ def _spaced_ticks(
         )
         if pitch >= need:
             return values
-    return values
+    if fallback is not None:
+        return fallback[[0, -1]] if len(fallback) > 2 else fallback
+    return _multiples(lo, hi, finest)
 
 
 def _paint_axes(

@@ -24,6 +24,8 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 
+from .plan import NOMINAL_IN
+
 FONT_FAMILIES = ["DejaVu Sans", "Helvetica", "Arial", "sans-serif"]
 # Layout in points: room for tick labels and axis titles, the colour bar, the panel header.
 LEFT_PT = 38.0
@@ -42,7 +44,6 @@ HEADER_PT = {"title": 10.5, "line": 8.0}
 # text by the figure's scale but never below MIN_TEXT_PT (a little more for the larger roles, so
 # titles stay above captions), spacing with the text, lines and markers with the figure down to
 # MIN_LINE_SCALE of their size.
-NOMINAL_IN = (7.5, 4.2)
 MIN_TEXT_PT = 6.0
 MIN_LINE_SCALE = 0.6
 
@@ -108,6 +109,20 @@ class FigureGeometry:
     panels: list[PanelGeometry]
 
 
+def _unbroken(paragraph: str) -> list[str]:
+    """The words of ``paragraph`` that a line break may not part: "=" joins its two sides,
+    "%" and "·" join the word before them."""
+    words: list[str] = []
+    join_next = False
+    for word in paragraph.split(" "):
+        if words and (join_next or word in ("%", "·", "=")):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+        join_next = word == "="
+    return words
+
+
 class _Canvas:
     def __init__(self, qp: QPainter, width: float, height: float, dpi: float, theme):
         self.qp = qp
@@ -161,12 +176,14 @@ class _Canvas:
         return QFontMetricsF(font).height()
 
     def wrap(self, text: str, font: QFont, width: float) -> list[str]:
-        """``text`` broken at spaces into lines no wider than ``width`` where words allow."""
+        """``text`` broken at spaces into lines no wider than ``width`` where words allow; a
+        number stays with its unit and both sides of an "=" stay together ("c = 0.5",
+        "9.0 %")."""
         fm = QFontMetricsF(font)
         lines: list[str] = []
         for paragraph in text.split("\n"):
             line = ""
-            for word in paragraph.split(" "):
+            for word in _unbroken(paragraph):
                 candidate = f"{line} {word}" if line else word
                 if line and fm.horizontalAdvance(candidate) > width:
                     lines.append(line)
@@ -198,8 +215,44 @@ class _Canvas:
             lines = self.wrap(text, font, width)
             widest = max(self.text_width(line, font) for line in lines)
             if (len(lines) <= max_lines and widest <= width) or size <= 0.85 * size_pt:
-                return font, lines
+                return font, self.balanced(text, font, lines, width)
             size *= 0.95
+
+    def balanced(self, text: str, font: QFont, lines: list[str], width: float) -> list[str]:
+        """``lines`` (``text`` wrapped within ``width``) broken again, as many or fewer: at
+        the caption's separators where its parts fit a line each ("training error 9.0 % /
+        zero coefficients 68 %", "Oriented KPCA, / rotation"), else into lines of about
+        equal width ("Kernel PCA, / feature 1", not "Kernel PCA, feature / 1"; the narrowest
+        width that needs no more lines is found by bisection)."""
+        if len(lines) < 2 or "\n" in text:
+            return lines
+        fm = QFontMetricsF(font)
+        for sep, kept in ((" · ", ""), (", ", ",")):
+            phrases = text.split(sep)
+            if len(phrases) < 2:
+                continue
+            grouped: list[str] = []
+            for phrase in phrases:
+                candidate = f"{grouped[-1]}{sep}{phrase}" if grouped else phrase
+                if grouped and fm.horizontalAdvance(candidate + kept) <= width:
+                    grouped[-1] = candidate
+                else:
+                    if grouped:
+                        grouped[-1] += kept
+                    grouped.append(phrase)
+            if len(grouped) <= len(lines) and all(
+                fm.horizontalAdvance(line) <= width for line in grouped
+            ):
+                return grouped
+        lo = max(fm.horizontalAdvance(w) for w in _unbroken(text))
+        hi = max(fm.horizontalAdvance(line) for line in lines)
+        for _ in range(12):
+            mid = 0.5 * (lo + hi)
+            if len(self.wrap(text, font, mid)) <= len(lines):
+                hi = mid
+            else:
+                lo = mid
+        return self.wrap(text, font, hi)
 
     def text(
         self,

@@ -51,7 +51,7 @@ from .paint_panels import (
     _paint_sweep,
     histogram_legend_fits,
 )
-from .plan import FigurePlan, PanelPlan
+from .plan import FigurePlan, PanelPlan, titles_shown
 from .project3d import Camera, normalized
 
 # -- the figure ------------------------------------------------------------------------------------
@@ -137,22 +137,29 @@ def paint_figure(
     qp.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     qp.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
     qp.fillRect(QRectF(0, 0, width, height), c.color(theme.background))
-    titles = bool(plan.settings.get("show_titles", True))
+    titles = titles_shown(plan.settings)
 
     margin = c.pt(MARGIN_PT)
     top = margin
-    if plan.title and titles:
+    if plan.title and titles == "all":
         font, lines = c.fit_text(plan.title, 12.5, width - 2 * margin, bold=True)
         for line in lines:
             c.text(width / 2, top, line, font, align="center", valign="top")
             top += c.text_height(font)
         top += c.pt(4)
     gap = c.pt(10)
-    # Panels of one row share their header's height, so that their plots line up.
-    headers = [
-        _header_lines(c, p, (width - 2 * margin - gap * (cols - 1)) / cols, titles)
-        for p in plan.panels
+    columns = [
+        _row_columns(c, plan, list(range(r * cols, min((r + 1) * cols, len(plan.panels)))), cols)
+        for r in range(rows)
     ]
+    # each panel's header is as wide as its plot's column (the first of a shared row's
+    # columns leaves the y axis's labels aside)
+    header_widths = [columns[r][3] for r in range(rows) for _ in range(cols)][: len(plan.panels)]
+    shared_lines, headers = _headers(c, plan, header_widths, rows, cols)
+    for font, line, color in shared_lines:
+        c.text(width / 2, top, line, font, color, align="center", valign="top")
+        top += c.text_height(font)
+    top += c.pt(2) if shared_lines else 0.0
     heights = [_header_height(c, h) for h in headers]
     note_font, note_lines = c.font(7.5, italic=True), []
     if plan.note:
@@ -182,16 +189,7 @@ def paint_figure(
         if not members:
             continue
         row_header = max(heights[i] for i in members)
-        shared = _shares_y(plan, members)
-        # With a shared y axis only the first panel has tick labels: the others give that room
-        # to their plots, so every plot of the row has the same width.
-        # Their plots stand closer: no tick labels or title between them.
-        saved = 0.0
-        if shared:
-            _, _, y0, y1 = plan.panels[members[0]].result.grid.box
-            saved = _y_label_room(c, y0, y1) - c.pt(6)
-        col_gap = c.pt(SHARED_GAP_PT) if shared else gap
-        cw = (area.width() - col_gap * (cols - 1) - saved) / cols
+        shared, saved, col_gap, cw = columns[row]
         cells = []
         x = area.left()
         for j in range(len(members)):
@@ -202,7 +200,8 @@ def paint_figure(
         for j, i in enumerate(members):
             cell = cells[j]
             c.texts = []
-            _paint_header(c, headers[i], cell)
+            lead = saved if j == 0 else 0.0
+            _paint_header(c, headers[i], QRectF(cell.left() + lead, cell.top(), cw, cell.height()))
             geom = _paint_panel(
                 c,
                 plan.panels[i],
@@ -224,6 +223,25 @@ def paint_figure(
         c.text(margin, y, line, note_font, theme.muted, valign="bottom")
         y += c.text_height(note_font)
     return FigureGeometry(width, height, dpi, geoms)
+
+
+def _row_columns(c: _Canvas, plan: FigurePlan, members: list[int], cols: int):
+    """How a row of ``cols`` columns is divided: (shares one y axis, the room its tick labels
+    take left of the first plot, the gap between columns, a column's width: the figure's less
+    its margins, the tick labels' room and the gaps, shared out).
+
+    With a shared y axis only the first panel has tick labels: the others give that room to
+    their plots, so every plot of the row has the same width, and the plots stand closer (no
+    tick labels or title between them).
+    """
+    shared = _shares_y(plan, members)
+    saved = 0.0
+    if shared:
+        _, _, y0, y1 = plan.panels[members[0]].result.grid.box
+        saved = _y_label_room(c, y0, y1)
+    col_gap = c.pt(SHARED_GAP_PT) if shared else c.pt(10)
+    room = c.width - 2 * c.pt(MARGIN_PT)
+    return shared, saved, col_gap, (room - col_gap * (cols - 1) - saved) / cols
 
 
 def _row_headers(heights: list[float], rows: int, cols: int) -> list[float]:
@@ -342,13 +360,49 @@ def _paint_panel(
     return PanelGeometry(kind, cell)
 
 
-def _header_lines(c: _Canvas, panel: PanelPlan, width: float, titles: bool = True) -> list:
-    """The header's (font, line, colour) rows: title, caption and measures, wrapped."""
+def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols: int):
+    """The figure's shared caption line and each panel's header, as (font, line, colour) rows.
+
+    What every panel's caption says is said once above the panels when that takes less room
+    than saying it in each panel's header (:meth:`FigurePlan.captions`); panels of one row
+    share their header's height, so that their plots line up.
+    """
+    panel_titles = titles_shown(plan.settings) != "none"
+    width = c.width - 2 * c.pt(MARGIN_PT)
+
+    def laid_out(shared: str, captions: list[str]):
+        top = []
+        if shared:
+            font, lines = c.fit_text(shared, 8.0, width)
+            top = [(font, line, c.theme.muted) for line in lines]
+        headers = [
+            _header_lines(c, p, widths[i], panel_titles, caption=captions[i])
+            for i, p in enumerate(plan.panels)
+        ]
+        tall = sum(c.text_height(font) for font, _, _ in top) + (c.pt(2) if top else 0.0)
+        tall += sum(_row_headers([_header_height(c, h) for h in headers], rows, cols))
+        return tall, top, headers
+
+    whole = laid_out("", [p.caption for p in plan.panels])
+    shared, captions = plan.captions(panel_titles)
+    if shared:
+        once = laid_out(shared, captions)
+        if once[0] < whole[0]:
+            return once[1], once[2]
+    return whole[1], whole[2]
+
+
+def _header_lines(
+    c: _Canvas, panel: PanelPlan, width: float, titles: bool = True, *, caption: str | None = None
+) -> list:
+    """The header's (font, line, colour) rows: title, caption (``caption``: the part of the
+    panel's own that the figure does not say once for all panels) and measures, wrapped."""
     rows = []
     if panel.title and titles:
-        font, lines = c.fit_text(panel.title, 10.5, width, bold=True)
+        # a little smaller on one line rather than wrapped: the row's plots keep that line
+        font, lines = c.fit_text(panel.title, 10.5, width, bold=True, max_lines=1)
         rows += [(font, line, None) for line in lines]
-    for text in (panel.caption, panel.measures):
+    for text in (panel.caption if caption is None else caption, panel.measures):
         if text:
             font, lines = c.fit_text(text, 8.0, width)
             rows += [(font, line, c.theme.muted) for line in lines]
@@ -554,30 +608,42 @@ def natural_height(plan: FigurePlan, width: float, dpi: float) -> int:
     s = dpi / 72.0
     line = 1.2  # text height per point of font size
     margin, gap = MARGIN_PT * s, 10 * s
-    titles = bool(plan.settings.get("show_titles", True))
+    titles = titles_shown(plan.settings)
     rows, cols = arrangement(plan)
     total = 2 * margin
-    if plan.title and titles:
+    if plan.title and titles == "all":
         total += (12.5 * line + 4) * s
     if _legend_items(plan):
         total += 16 * s
     if plan.note:
         total += (7.5 * line + 2) * s
     cw = (width - 2 * margin - gap * (cols - 1)) / cols
-    for row in range(rows):
-        tallest = 0.0
-        for panel in plan.panels[row * cols : (row + 1) * cols]:
-            header = (3 + (10.5 * line + 1 if panel.title and titles else 0)) * s
-            header += sum(8.0 * line * s for text in (panel.caption, panel.measures) if text)
-            aspect, right = _panel_aspect(panel)
-            plot_w = max(cw - (LEFT_PT + right) * s, 10.0)
-            extra = (TOP_PT + BOTTOM_PT) * s if panel.kind != "scatter3d" else 12 * s
-            below = cw - LEFT_PT * s
-            if right == COLORBAR_PT and plot_w < 0.75 * below:
-                # A colour bar beside a narrow panel would leave a sliver of a map: the painter
-                # puts it below then, under a plot as wide as the cell.
-                plot_w, extra = below, extra + BELOW_BAR_PT * s
-            tallest = max(tallest, header + extra + plot_w / aspect)
-        total += tallest
+
+    def panels_height(captions: list[str]) -> float:
+        tall = 0.0
+        for row in range(rows):
+            tallest = 0.0
+            for i in range(row * cols, min((row + 1) * cols, len(plan.panels))):
+                panel = plan.panels[i]
+                header = (3 + (10.5 * line + 1 if panel.title and titles != "none" else 0)) * s
+                header += sum(8.0 * line * s for text in (captions[i], panel.measures) if text)
+                aspect, right = _panel_aspect(panel)
+                plot_w = max(cw - (LEFT_PT + right) * s, 10.0)
+                extra = (TOP_PT + BOTTOM_PT) * s if panel.kind != "scatter3d" else 12 * s
+                below = cw - LEFT_PT * s
+                if right == COLORBAR_PT and plot_w < 0.75 * below:
+                    # A colour bar beside a narrow panel would leave a sliver of a map: the
+                    # painter puts it below then, under a plot as wide as the cell.
+                    plot_w, extra = below, extra + BELOW_BAR_PT * s
+                tallest = max(tallest, header + extra + plot_w / aspect)
+            tall += tallest
+        return tall
+
+    # as the painter does, the panels' shared caption said once where that is shorter
+    panels = panels_height([p.caption for p in plan.panels])
+    shared, captions = plan.captions(titles != "none")
+    if shared:
+        panels = min(panels, (8.0 * line + 2) * s + panels_height(captions))
+    total += panels
     total += gap * (rows - 1)
     return round(total)

@@ -302,10 +302,14 @@ def _paint_level_labels(c: _Canvas, t: Transform, rect: QRectF, labels) -> None:
         c.text(float(u), float(v), text, label_font, align="center", valign="center")
 
 
+# A colour bar's title too long for a short bar, and what it says instead there.
+SHORT_BAR_LABELS = {"threshold − reconstruction error": "threshold − error"}
+
+
 def _bar_label(r) -> str:
     """What the colour bar measures, in a few words."""
     if r.algorithm == "novelty" and r.feature == "decision":
-        return "−reconstruction error (shifted)"
+        return "threshold − reconstruction error"
     if r.kind == "novelty" and r.feature == "decision":
         return "decision value (0: boundary)"
     if r.feature == "decision":
@@ -400,7 +404,10 @@ def _paint_colorbar(
         if below:
             path.moveTo(p, bar.bottom())
             path.lineTo(p, bar.bottom() + c.pt(2))
-            c.text(p, bar.bottom() + c.pt(2.5), text, font, align="center", valign="top")
+            # a label at an end stays over the bar: beyond it, it would meet the next bar's
+            half = 0.5 * c.text_width(text, font)
+            x = min(max(p, bar.left() + half - c.pt(1)), bar.right() - half + c.pt(1))
+            c.text(x, bar.bottom() + c.pt(2.5), text, font, align="center", valign="top")
         else:
             path.moveTo(bar.right(), p)
             path.lineTo(bar.right() + c.pt(2.5), p)
@@ -410,6 +417,9 @@ def _paint_colorbar(
         # Set smaller rather than cut where the bar is short; a title longer than the bar even
         # then is left out: the plot's own title says what is drawn.
         label_font = c.fitted_font(label, 6.5, length)
+        if c.text_width(label, label_font) > length and label in SHORT_BAR_LABELS:
+            label = SHORT_BAR_LABELS[label]
+            label_font = c.fitted_font(label, 6.5, length)
         if c.text_width(label, label_font) <= length:
             if below:
                 y = bar.bottom() + c.pt(2.5) + c.text_height(font)

@@ -30,6 +30,32 @@ TANGENT_NAMES = {
 }
 
 
+# A slide's size in inches (width, height): the painters' nominal sizes are for it, and a
+# figure smaller than it is set smaller (``canvas.type_scale``).
+NOMINAL_IN = (7.5, 4.2)
+
+# Which titles a figure shows (its ``titles`` setting): the figure's and the panels', the
+# panels' only (a paper's caption takes the figure's), or none (the caption names the panels
+# too). The parameters and measures under a panel's title are shown in every case.
+TITLES = ("all", "panels", "none")
+
+
+def titles_shown(settings: dict) -> str:
+    """The ``titles`` setting of a figure's ``settings`` (one of :data:`TITLES`; default
+    "all")."""
+    choice = settings.get("titles", "all")
+    if choice not in TITLES:
+        raise ValueError(f"titles must be one of {', '.join(TITLES)}, not {choice!r}")
+    return choice
+
+
+def default_titles(width_in: float) -> str:
+    """The titles a figure ``width_in`` inches wide starts with: "all" on a slide or a screen;
+    on a figure narrower than a slide, a paper's, "panels" (the paper's caption takes the
+    figure's title, and the lines it would take go to the pictures)."""
+    return "all" if width_in >= NOMINAL_IN[0] else "panels"
+
+
 @dataclass
 class PanelPlan:
     kind: str
@@ -37,6 +63,9 @@ class PanelPlan:
     caption: str = ""  # parameters
     measures: str = ""  # what was measured (errors, sparsity)
     result: object | None = None  # FitResult
+    # the caption's (name, text) parts (:func:`param_parts`), so that a figure can say the parts
+    # its panels share once; () for a caption that is one piece (a chart's, a 3-D input's)
+    caption_parts: tuple[tuple[str, str], ...] = ()
     role: str = "train"  # histogram panels: "train" or "test"
     points: np.ndarray | None = None  # scatter3d
     labels: np.ndarray | None = None
@@ -57,11 +86,48 @@ class FigurePlan:
     settings: dict = field(default_factory=dict)
     note: str = ""  # a footnote line (the source)
 
+    def captions(self, panel_titles: bool = True) -> tuple[str, list[str]]:
+        """What the panels' captions share, said once, and each panel's caption without it.
+
+        Parts every panel's caption has (the kernel, a width or μ common to all) go into the
+        shared line; a panel keeps the parts that set it apart, less a part its own title
+        already says when ``panel_titles`` are shown ("c = 0.02" under the title "c = 0.02 (σ =
+        0.1)"). A figure of one panel, or with a panel whose caption is one piece (a chart's),
+        shares nothing: each panel keeps its whole caption.
+        """
+        whole = [p.caption for p in self.panels]
+        captioned = [p for p in self.panels if p.caption or p.caption_parts]
+        if len(captioned) < 2 or any(not p.caption_parts for p in captioned):
+            return "", whole
+        shared = [
+            part
+            for part in captioned[0].caption_parts
+            if all(part in p.caption_parts for p in captioned)
+        ]
+        own = []
+        for p in self.panels:
+            parts = [part for part in p.caption_parts if part not in shared]
+            if panel_titles and p.title:
+                parts = [part for part in parts if not _title_says(p.title, part)]
+            own.append(join_caption(parts) if p.caption_parts else p.caption)
+        return join_caption(shared), own
+
     def single_panels(self) -> list[FigurePlan]:
         """One figure per panel (for one file each): no figure title, the settings kept."""
         return [
             FigurePlan("", [panel], 1, 1, dict(self.settings), self.note) for panel in self.panels
         ]
+
+
+def _title_says(title: str, part: tuple[str, str]) -> bool:
+    """Whether a panel's ``title`` already says a caption ``part``: its text ("c = 0.02" in
+    "c = 0.02 (σ = 0.1)"), or for the invariances, each one named ("rotation invariant")."""
+    name, text = part
+    if text in title:
+        return True
+    if name == "tangents":
+        return all(t in title for t in text.removeprefix("invariant to ").split(", "))
+    return False
 
 
 def format_value(v) -> str:
@@ -92,27 +158,32 @@ def width_caption(width: float, sigma: float | None = None) -> str:
     return text if sigma is None else f"{text} (σ = {format_value(float(sigma))})"
 
 
-def describe_params(algorithm: str, params: dict) -> str:
-    """A short line of the parameters that shape the picture, named as the Algorithm panel
-    names them (the Gaussian width is "c") in the papers' symbols."""
+def param_parts(algorithm: str, params: dict) -> list[tuple[str, str]]:
+    """The parameters that shape the picture as (name, text) parts, named as the Algorithm
+    panel names them (the Gaussian width is "c") in the papers' symbols: ("kernel",
+    "Gaussian"), ("width", "c = 0.5"), ("mu", "μ = 0.01"), ..."""
     p = dict(params)
     parts = []
     # An estimator with a width and no kernel choice (the Parzen window) is Gaussian.
     kernel = p.get("kernel", "rbf" if "width" in p else None)
     if kernel == "rbf":
-        parts.append(f"{KERNEL_KINDS['rbf'].title}, {width_caption(p.get('width', 1.0))}")
+        parts.append(("kernel", KERNEL_KINDS["rbf"].title))
+        parts.append(("width", width_caption(p.get("width", 1.0))))
     elif kernel == "poly":
         coef0 = float(p.get("coef0", 1.0))
         inner = "x·z" if coef0 == 0 else f"x·z + {format_value(coef0)}"
         degree = str(int(p.get("degree", 3))).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
-        parts.append(f"({inner}){degree}")
+        parts.append(("kernel", f"({inner}){degree}"))
     elif kernel == "linear":
-        parts.append(f"{KERNEL_KINDS['linear'].title} kernel")
+        parts.append(("kernel", f"{KERNEL_KINDS['linear'].title} kernel"))
     if algorithm in ("svd", "pca") and "n_components" in p:
         parts.append(
-            f"rank {int(p['n_components'])}"
-            if algorithm == "svd"
-            else f"{int(p['n_components'])} components"
+            (
+                "n_components",
+                f"rank {int(p['n_components'])}"
+                if algorithm == "svd"
+                else f"{int(p['n_components'])} components",
+            )
         )
     symbols = {
         "mu": "μ",
@@ -138,21 +209,52 @@ def describe_params(algorithm: str, params: dict) -> str:
         ):
             continue
         if key == "mu" and algorithm == "kfd-regression":
-            parts.append(f"C = {format_value(p[key])}")
+            parts.append((key, f"C = {format_value(p[key])}"))
             continue
         if key == "contamination":
-            parts.append(f"{sym} {100 * float(p[key]):.3g} %")
+            parts.append((key, f"{sym} {100 * float(p[key]):.3g} %"))
             continue
         parts.append(
-            f"{sym} = {format_value(p[key])}"
-            if sym != "invariant to"
-            else f"{sym} {format_value(p[key])}"
+            (
+                key,
+                f"{sym} = {format_value(p[key])}"
+                if sym != "invariant to"
+                else f"{sym} {format_value(p[key])}",
+            )
         )
     if algorithm == "kfd-regression" and p.get("regularizer"):
         parts.append(
-            {"l1": "ℓ1 regularizer", "l2": "ℓ2 regularizer"}.get(p["regularizer"], p["regularizer"])
+            (
+                "regularizer",
+                {"l1": "ℓ1 regularizer", "l2": "ℓ2 regularizer"}.get(
+                    p["regularizer"], p["regularizer"]
+                ),
+            )
         )
-    return " · ".join(parts)
+    return parts
+
+
+def join_caption(parts) -> str:
+    """One line of (name, text) parts: "Gaussian, c = 0.5 · μ = 0.01"; a Gaussian kernel
+    without its width (said elsewhere) reads "Gaussian kernel"."""
+    texts = []
+    for i, (name, text) in enumerate(parts):
+        if name == "width" and i > 0 and parts[i - 1][0] == "kernel":
+            texts[-1] = f"{texts[-1]}, {text}"
+        elif (
+            name == "kernel"
+            and text == KERNEL_KINDS["rbf"].title
+            and (i + 1 == len(parts) or parts[i + 1][0] != "width")
+        ):
+            texts.append(f"{text} kernel")
+        else:
+            texts.append(text)
+    return " · ".join(texts)
+
+
+def describe_params(algorithm: str, params: dict) -> str:
+    """A short line of the parameters that shape the picture (:func:`param_parts`, joined)."""
+    return join_caption(param_parts(algorithm, params))
 
 
 def params_caption(algorithm: str, params: dict) -> str:
@@ -195,7 +297,7 @@ def describe_measures(result, role: str | None = None, *, zeros: bool = False) -
         if r.test_error is not None and role in (None, "test"):
             parts.append(f"test error {100 * r.test_error:.1f} %")
     elif r.error_name == "outliers" and r.train_error is not None:
-        parts.append(f"{100 * r.train_error:.1f} % of training points outside")
+        parts.append(f"training outliers {100 * r.train_error:.1f} %")
     elif r.error_name == "RMSE" and r.train_error is not None:
         parts.append(f"RMSE {r.train_error:.3g}")
     stated = describe_zeros(r, always=zeros)
@@ -358,6 +460,11 @@ def plan_figure(state, results, sweep=None, *, titles=None, charts=()) -> Figure
                 panels.append(PanelPlan("histogram", title, caption, measures, result=r))
             else:
                 panels.append(PanelPlan("message", title, message="nothing to draw for this fit"))
+    for panel in panels:
+        # a panel captioned with its fit's parameters keeps their parts (FigurePlan.captions)
+        r = panel.result
+        if r is not None and panel.caption == describe_params(r.algorithm, r.params):
+            panel.caption_parts = tuple(param_parts(r.algorithm, r.params))
     chart_panels = [
         PanelPlan("chart", ch.title, ch.caption, ch.measures, chart=ch) for ch in charts or ()
     ]
@@ -381,13 +488,19 @@ def plan_figure(state, results, sweep=None, *, titles=None, charts=()) -> Figure
 
 
 __all__ = [
+    "NOMINAL_IN",
+    "TITLES",
     "FigurePlan",
     "PanelPlan",
+    "default_titles",
     "describe_measures",
     "describe_params",
     "describe_zeros",
     "format_value",
+    "join_caption",
+    "param_parts",
     "params_caption",
     "plan_figure",
+    "titles_shown",
     "width_caption",
 ]

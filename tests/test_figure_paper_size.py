@@ -15,6 +15,7 @@ from PySide6.QtCore import QRectF
 from kfdviz import presets, render, session
 from kfdviz.figure import canvas, paint
 from kfdviz.figure.export import render_image
+from kfdviz.figure.plan import NOMINAL_IN, TITLES, default_titles
 from kfdviz.render import compute, figure_plan
 
 pytestmark = pytest.mark.slow
@@ -46,11 +47,11 @@ def _inset(box: QRectF) -> QRectF:
     return box.adjusted(1, 1, -1, -1)  # antialiased edges may touch
 
 
-@pytest.mark.parametrize("titles", [True, False])
+@pytest.mark.parametrize("titles", TITLES)
 def test_every_preset_is_whole_at_a_paper_column(plans, drawn, titles):
     figure = QRectF(0, 0, *COLUMN)
     for name, plan in plans.items():
-        plan.settings["show_titles"] = titles
+        plan.settings["titles"] = titles
         drawn.clear()
         render_image(plan, COLUMN, DPI)
         texts = drawn[-1].drawn_texts
@@ -66,15 +67,16 @@ def test_every_preset_is_whole_at_a_paper_column(plans, drawn, titles):
         ]
         assert not touching, f"{name}: overlapping texts {touching[:5]}"
         whole = " ".join(t for t, _ in texts)
-        if titles and plan.title:
+        if titles == "all" and plan.title:
             assert plan.title.split()[0] in whole
+        plan.settings["titles"] = "all"
 
 
 def test_every_plot_has_room_at_a_paper_column(plans):
     """No panel's headers and axes take all of its cell: every plot keeps a width and a height
     (four maps in two rows once had none; the arrangement then falls back to one row)."""
     for name, plan in plans.items():
-        plan.settings["show_titles"] = True
+        plan.settings["titles"] = "all"
         _, geometry = render_image(plan, COLUMN, DPI)
         plots = [g.plot for g in geometry.panels if g.plot is not None]
         assert all(p.width() > 0 and p.height() > 0 for p in plots), (name, plots)
@@ -92,17 +94,40 @@ def test_text_is_set_at_least_at_the_minimum_size(plans, drawn):
 
 def test_titles_can_be_left_out(plans, drawn):
     plan = plans["kfd-vs-kpca"]
-    plan.settings["show_titles"] = False
-    drawn.clear()
-    render_image(plan, COLUMN, DPI)
-    texts = {t for t, _ in drawn[-1].drawn_texts}
-    assert "KPCA feature 1" not in texts and not any("Mika" in t for t in texts)
-    plan.settings["show_titles"] = True
+
+    def texts(titles: str) -> set[str]:
+        plan.settings["titles"] = titles
+        drawn.clear()
+        render_image(plan, COLUMN, DPI)
+        return {t for t, _ in drawn[-1].drawn_texts}
+
+    try:
+        assert "KPCA feature 1" in texts("all") and any("Mika" in t for t in texts("all"))
+        panels = texts("panels")
+        assert "KPCA feature 1" in panels and not any("Mika" in t for t in panels)
+        none = texts("none")
+        assert "KPCA feature 1" not in none and not any("Mika" in t for t in none)
+        # the parameters stay: they are not titles
+        assert any("μ = 0.001" in t for t in none)
+    finally:
+        plan.settings["titles"] = "all"
+
+
+def test_a_figure_narrower_than_a_slide_starts_with_the_panels_titles():
+    assert default_titles(3.5) == "panels" and default_titles(7.0) == "panels"
+    assert default_titles(NOMINAL_IN[0]) == "all" and default_titles(1600 / 150) == "all"
+    state = session.state_from_preset("kfd-vs-kpca")
+    computed = compute(state)
+    assert render.fitted_plan(computed, COLUMN, DPI).settings["titles"] == "panels"
+    assert render.fitted_plan(computed, (1600, 900), 150).settings["titles"] == "all"
+    assert render.fitted_plan(computed).settings["titles"] == "all"
+    with pytest.raises(ValueError, match="titles"):
+        render.fitted_plan(computed, COLUMN, DPI, {"titles": "some"})
 
 
 def test_a_row_of_input_pictures_shares_one_y_axis(plans, drawn):
     plan = plans["kfd-vs-kpca"]
-    plan.settings["show_titles"] = True
+    plan.settings["titles"] = "all"
     drawn.clear()
     _, geometry = render_image(plan, COLUMN, DPI)
     plots = [g.plot for g in geometry.panels if g.kind == "input"]
@@ -211,10 +236,11 @@ def three_maps():
 
 @pytest.mark.parametrize("name", THREE_MAPS)
 def test_three_maps_cover_a_third_of_a_paper_column(three_maps, name):
-    """Without the titles (a paper's caption says them), the maps' drawn boxes cover at least
-    a third of the figure, and every point is inside its map."""
+    """With the titles a paper column starts with (the panels', the caption takes the
+    figure's), the maps' drawn boxes cover at least a third of the figure, and every point is
+    inside its map."""
     computed = three_maps[name]
-    plan = render.fitted_plan(computed, COLUMN, DPI, {"show_titles": False})
+    plan = render.fitted_plan(computed, COLUMN, DPI)
     _, geometry = render_image(plan, COLUMN, DPI)
     maps = [(p, g) for p, g in zip(plan.panels, geometry.panels, strict=True) if g.kind == "input"]
     assert len(maps) == 3
@@ -232,7 +258,7 @@ def test_three_maps_cover_a_third_of_a_paper_column(three_maps, name):
         assert bx0 <= t.x0 < t.x1 <= bx1 and by0 <= t.y0 < t.y1 <= by1, name
 
 
-@pytest.mark.parametrize("titles", [True, False])
+@pytest.mark.parametrize("titles", TITLES)
 def test_exported_maps_fill_their_rooms(three_maps, titles):
     """The export fits the maps' box to the room the layout gives them: the drawn box is the
     whole room, not a smaller box of the data's shape inside it; the data's box is extended,
@@ -240,7 +266,7 @@ def test_exported_maps_fill_their_rooms(three_maps, titles):
     from kfdviz.pipeline import data_box
 
     for name, computed in three_maps.items():
-        plan = render.fitted_plan(computed, COLUMN, DPI, {"show_titles": titles})
+        plan = render.fitted_plan(computed, COLUMN, DPI, {"titles": titles})
         _, geometry = render_image(plan, COLUMN, DPI)
         state = computed.state
         x0, x1, y0, y1 = data_box(state.X, float(state.setting("padding")))
@@ -278,7 +304,7 @@ def test_a_box_wider_than_its_room_is_cut_to_the_room_not_into_the_data(three_ma
     keep = data_box(state.X, float(state.setting("padding")))
     wide = compute(state, box=render.box_for_aspect(keep, 4.0))
     plan = figure_plan(wide)
-    plan.settings["show_titles"] = False
+    plan.settings["titles"] = "none"
     _, geometry = render_image(plan, COLUMN, DPI)
     for panel, g in zip(plan.panels, geometry.panels, strict=True):
         t, room, plot = g.transform, g.room, g.plot

@@ -12,6 +12,7 @@ the same camera angles (vector paths and text).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,7 +45,7 @@ from ..figure.export import (
     render_image,
     save_figure,
 )
-from ..figure.plan import FigurePlan, PanelPlan
+from ..figure.plan import FigurePlan, PanelPlan, default_titles
 from ..session import VIEW_DEFAULTS
 from .file_dialogs import EXPORT_FOLDER, ask_save_path, last_folder, remember_folder
 
@@ -446,11 +447,15 @@ class Exporter(QObject):
         size=None,
         dpi=None,
         what: str = "picture",
-        titles: bool = True,
+        titles: str = "auto",
         arrangement: str = "auto",
     ) -> bool:
         """Write the current picture to ``path`` (.png, .svg, .pdf) through the figure renderer,
-        with or without ``titles``, its panels in ``arrangement``."""
+        with ``titles`` (one of TITLE_CHOICES' values, or "auto": by the picture's width), its
+        panels in ``arrangement``."""
+        if titles == "auto":
+            width_in = math.inf if size is None else size[0] / (dpi or DEFAULT_DPI)
+            titles = default_titles(width_in)
         try:
             save_figure(with_layout(self.figure_plan(what), titles, arrangement), path, size, dpi)
         except (OSError, ValueError) as exc:

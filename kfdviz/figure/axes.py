@@ -74,6 +74,11 @@ def _superscript(label: str) -> str:
     return head + exp.translate(sup)
 
 
+# Left of a plot whose row shares the first plot's y axis: half an x tick label at its edge
+# (the plot before it leaves the other half on its right).
+SHARED_LEFT_PT = 4.0
+
+
 def _plot_rect(
     c: _Canvas,
     inner: QRectF,
@@ -94,7 +99,7 @@ def _plot_rect(
     labels and no y title (a row's shared axis). With ``aspect`` (width / height of the data
     box) the rectangle is the largest of that shape, centred in the room."""
     if not ylabel:
-        left = 0.0  # the row's gap is all there is between shared-axis plots
+        left = c.pt(SHARED_LEFT_PT)
     elif yrange is not None:
         left = _y_label_room(c, *yrange)
     else:
@@ -177,9 +182,9 @@ def _spaced_ticks(
 
     The steps 1, 2, 2.5, 5 x 10^k are tried from fine to coarse; the first that gives at most
     about a tick per 45 points (32 across) and whose labels fit is taken. Coarser steps are
-    not tried once a step leaves fewer than two ticks: an axis keeps two ticks (the last step
-    that had them) even where their labels would touch, rather than a lone tick that gives no
-    scale.
+    not tried once a step leaves fewer than two ticks: the axis keeps the two outermost ticks
+    of the last step that had two where their labels fit, and one tick only where even those
+    would touch.
     """
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return np.array([lo])
@@ -205,7 +210,16 @@ def _spaced_ticks(
         if pitch >= need:
             return values
     if fallback is not None:
-        return fallback[[0, -1]] if len(fallback) > 2 else fallback
+        ends = fallback[[0, -1]]
+        labels = [_superscript(tick_label(float(v), float(ends[1] - ends[0]))) for v in ends]
+        need = (
+            c.text_height(font)
+            if across
+            else 0.5 * sum(c.text_width(text, font) for text in labels) + c.pt(4)
+        )
+        if (ends[1] - ends[0]) / (hi - lo) * length >= need:
+            return ends
+        return ends[[int(np.argmin(np.abs(ends - 0.5 * (lo + hi))))]]
     return _multiples(lo, hi, finest)
 
 

@@ -19,6 +19,7 @@ from PySide6.QtGui import (
 
 from . import palette
 from .axes import (
+    SHARED_LEFT_PT,
     _colorbar_room,
     _legend_swatch,
     _y_label_room,
@@ -238,7 +239,7 @@ def _row_columns(c: _Canvas, plan: FigurePlan, members: list[int], cols: int):
     saved = 0.0
     if shared:
         _, _, y0, y1 = plan.panels[members[0]].result.grid.box
-        saved = _y_label_room(c, y0, y1)
+        saved = _y_label_room(c, y0, y1) - c.pt(SHARED_LEFT_PT)
     col_gap = c.pt(SHARED_GAP_PT) if shared else c.pt(10)
     room = c.width - 2 * c.pt(MARGIN_PT)
     return shared, saved, col_gap, (room - col_gap * (cols - 1) - saved) / cols

@@ -181,32 +181,42 @@ def _svg_texts(path) -> str:
     return " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
 
 
-def test_paper_sizes_leave_the_titles_out_and_the_panels_follow_the_arrangement(
+def test_paper_sizes_leave_the_figure_title_out_and_the_panels_follow_the_arrangement(
     qtbot, settings, tmp_path
 ):
     w = make_window(qtbot, settings, "kfd-vs-kpca")
     try:
         dialog = w.exporter.export_figure()
-        assert dialog.size_key() == "slide" and dialog.titles.isChecked()
+
+        def choose_titles(value: str) -> None:
+            dialog.titles.setCurrentIndex(dialog.titles.findData(value))
+
+        assert dialog.size_key() == "slide" and dialog.titles.currentData() == "all"
         dialog.set_size_key("column")
-        assert not dialog.titles.isChecked(), "a paper's caption names the figure"
+        assert dialog.titles.currentData() == "panels", "a paper's caption names the figure"
+        panels = dialog.height_spin.value()
+        choose_titles("all")
+        assert dialog.height_spin.value() > panels, "the figure's title takes room"
+        choose_titles("none")
         one_row = dialog.height_spin.value()
-        dialog.titles.setChecked(True)
-        assert dialog.height_spin.value() > one_row, "titles take room"
-        dialog.titles.setChecked(False)
+        assert one_row < panels, "the panels' titles take room"
         dialog.arrangement.setCurrentIndex(dialog.arrangement.findData("column"))
         assert dialog.height_spin.value() > 2 * one_row, "three panels stacked"
         dialog.arrangement.setCurrentIndex(dialog.arrangement.findData("auto"))
         assert dialog.height_spin.value() == one_row
+        choose_titles("panels")
         out = tmp_path / "column.svg"
         dialog.path_edit.setText(str(out))
         dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
         _no_refit(w, qtbot)
-        untitled = _svg_texts(out)
-        assert "KPCA feature 1" not in untitled and "Mika" not in untitled
-        assert "x₁" in untitled, "the axes are drawn"
+        column = _svg_texts(out)
+        assert "KPCA feature 1" in column and "Mika" not in column
+        assert "x₁" in column, "the axes are drawn"
+        untitled = tmp_path / "untitled.svg"
+        assert w.exporter.export_figure_to(untitled, size=(1050, 700), dpi=300, titles="none")
+        assert "KPCA feature 1" not in _svg_texts(untitled)
         titled = tmp_path / "titled.svg"
-        assert w.exporter.export_figure_to(titled, size=(1050, 700), dpi=300)
-        assert "KPCA feature 1" in _svg_texts(titled)
+        assert w.exporter.export_figure_to(titled, size=(1050, 700), dpi=300, titles="all")
+        assert "Mika" in _svg_texts(titled)
     finally:
         w.close()

@@ -251,8 +251,9 @@ def _info(args: argparse.Namespace) -> int:
 
 def delegated(name: str, module: str, *, help: str) -> None:
     """Register the subcommand ``name`` whose ``add_arguments(parser)`` and ``run(args)`` live
-    in ``module``. The module is imported when the parser is built (it must import only the
-    standard library at module level) and again to run."""
+    in ``module``. The module is imported when the parser is built (at module level it must
+    import only the standard library, and modules that import only the standard library) and
+    again to run."""
 
     def arguments(parser: argparse.ArgumentParser) -> None:
         importlib.import_module(module).add_arguments(parser)

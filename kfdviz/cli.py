@@ -379,7 +379,8 @@ def _render(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     # Rendering and sessions bring the pipeline and the figure code: loaded for `render` only.
     from kfdviz import render as rendering
-    from kfdviz.session import SessionError
+    from kfdviz.figure.export import check_size, format_of
+    from kfdviz.session import SessionError, load_session, save_session
 
     try:
         if args.all:
@@ -400,13 +401,9 @@ def _render(args: argparse.Namespace) -> int:
             return _error("give the picture's file name with --out FILE.png (or .svg, .pdf)")
         if args.formats:
             return _error("--format goes with --all; the suffix of --out names the format")
-        from kfdviz.figure.export import check_size, format_of  # loaded with render, above
-
         format_of(args.out)
         check_size(args.size, args.dpi)  # before fitting: --dpi inf, --dpi 0, --size 1x1
         if args.session:
-            from kfdviz.session import load_session  # loaded with render, above
-
             state = load_session(args.session)
         else:
             state = rendering.state_from_preset(args.render_preset)
@@ -437,8 +434,6 @@ def _render(args: argparse.Namespace) -> int:
             for p in written if isinstance(written, tuple) else (written,):
                 print(p)
         if args.save_session:
-            from kfdviz.session import save_session  # loaded with render, above
-
             print(save_session(args.save_session, state))
         failed = [r for r in computed.results if isinstance(r, str)]
         for message in failed:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .pipeline.request import as_check
+
 STYLES = ("solid", "dashed", "dotted")
 
 
@@ -117,7 +119,6 @@ def build_charts(names, X, y, test_mask, *, cancel=None, progress=None) -> list[
     """The charts of the builders ``names``, in order, from the data ``X``, ``y``,
     ``test_mask``. ``cancel`` (a callable or a cancel token) is checked before each builder
     (``FitCancelled`` once it is set); ``progress(fraction, message)`` hears of each."""
-    from .pipeline.request import as_check
 
     check = as_check(cancel)
     names = list(names)

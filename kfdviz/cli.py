@@ -12,7 +12,8 @@ Adding a subcommand takes one decorated function in this module::
         return 0
 
 Nothing at module level imports Qt: `kfdviz --help` and the headless subcommands must work on a
-machine without a display, and quickly.
+machine without a display, and quickly. What loads inside a handler is what `kfdviz --help` must
+not wait for: Qt, and the presets, sessions and figures (which bring the fitting pipeline).
 """
 
 from __future__ import annotations
@@ -22,11 +23,18 @@ import importlib
 import os
 import platform
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 
-from . import __version__
+import numpy  # noqa: F401  (loads numpy's BLAS, for `info`: threadpoolctl sees loaded libraries)
+import scipy.linalg  # noqa: F401  (and scipy's)
+from threadpoolctl import threadpool_info
+
+from . import __version__, desktop
+from .export_data import export_data
 
 Handler = Callable[[argparse.Namespace], int]
 ArgumentsHook = Callable[[argparse.ArgumentParser], None]
@@ -137,6 +145,7 @@ def _error(message: str) -> int:
 
 def _open_app(args: argparse.Namespace) -> int:
     try:
+        # Qt and the window load only when the app opens, not for `--help` or a subcommand.
         from kfdviz.app import launch
     except ModuleNotFoundError as exc:
         if exc.name in ("kfdviz.app", "kfdviz"):
@@ -185,6 +194,7 @@ def _distribution_version(*names: str) -> str:
 def _qt_versions() -> tuple[str, str]:
     """(Qt runtime version, PySide6 version); imports Qt, so only `info` calls it."""
     try:
+        # Qt loads only for `info`; a missing Qt is reported, not raised.
         import PySide6
         from PySide6.QtCore import qVersion
     except ImportError as exc:
@@ -194,10 +204,6 @@ def _qt_versions() -> tuple[str, str]:
 
 
 def _blas_lines() -> list[str]:
-    import numpy  # noqa: F401  (loads numpy's BLAS so threadpoolctl can see it)
-    import scipy.linalg  # noqa: F401  (and scipy's)
-    from threadpoolctl import threadpool_info
-
     lines = []
     for lib in threadpool_info():
         if lib.get("user_api") != "blas":
@@ -245,8 +251,9 @@ def _info(args: argparse.Namespace) -> int:
 
 def delegated(name: str, module: str, *, help: str) -> None:
     """Register the subcommand ``name`` whose ``add_arguments(parser)`` and ``run(args)`` live
-    in ``module``. The module is imported when the parser is built (it must import only the
-    standard library at module level) and again to run."""
+    in ``module``. The module is imported when the parser is built (at module level it must
+    import only the standard library, and modules that import only the standard library) and
+    again to run."""
 
     def arguments(parser: argparse.ArgumentParser) -> None:
         importlib.import_module(module).add_arguments(parser)
@@ -280,8 +287,7 @@ def _presets_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_presets_arguments,
 )
 def _presets(args: argparse.Namespace) -> int:
-    import textwrap
-
+    # The presets bring the fitting pipeline, which `kfdviz --help` must not wait for.
     from kfdviz import presets
 
     names = presets.names()
@@ -378,13 +384,13 @@ def _render_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_render_arguments,
 )
 def _render(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     # Figures are painted with QPainter, without a window: Qt's offscreen platform is all that is
     # needed, and it works without a display (or with a stale DISPLAY). Set before Qt starts.
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # Rendering and sessions bring the pipeline and the figure code: loaded for `render` only.
     from kfdviz import render as rendering
-    from kfdviz.session import SessionError
+    from kfdviz.figure.export import check_size, format_of
+    from kfdviz.session import SessionError, load_session, save_session
 
     try:
         if args.all:
@@ -405,13 +411,9 @@ def _render(args: argparse.Namespace) -> int:
             return _error("give the picture's file name with --out FILE.png (or .svg, .pdf)")
         if args.formats:
             return _error("--format goes with --all; the suffix of --out names the format")
-        from kfdviz.figure.export import check_size, format_of
-
         format_of(args.out)
         check_size(args.size, args.dpi)  # before fitting: --dpi inf, --dpi 0, --size 1x1
         if args.session:
-            from kfdviz.session import load_session
-
             state = load_session(args.session)
         else:
             state = rendering.state_from_preset(args.render_preset)
@@ -438,14 +440,10 @@ def _render(args: argparse.Namespace) -> int:
             )
             print(path)
         if args.data:
-            from kfdviz.export_data import export_data
-
             written = export_data(computed, args.data)
             for p in written if isinstance(written, tuple) else (written,):
                 print(p)
         if args.save_session:
-            from kfdviz.session import save_session
-
             print(save_session(args.save_session, state))
         failed = [r for r in computed.results if isinstance(r, str)]
         for message in failed:
@@ -486,8 +484,6 @@ def _desktop_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_desktop_arguments,
 )
 def _desktop(args: argparse.Namespace) -> int:
-    from kfdviz import desktop
-
     if sys.platform in ("win32", "darwin"):
         return _error(
             "kfdviz desktop writes a freedesktop.org menu entry, which Linux and BSD desktops "

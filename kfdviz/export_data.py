@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__, atomic_file
+from .regular_file import read_regular
 
 FORMATS = ("csv", "npz")
 # The "format" of the parameters file written beside a CSV; marks it as replaceable by the next
@@ -189,7 +190,6 @@ def parameters_path(path) -> Path:
 
 def _is_parameters_file(path: Path) -> bool:
     """Whether ``path`` is missing or is a parameters file an earlier export wrote."""
-    from .regular_file import read_regular
 
     if not path.exists() and not path.is_symlink():
         return True

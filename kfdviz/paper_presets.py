@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .charts import Chart, Series, chart
+from .core.kfd_programs import loss_value
 from .preset_catalog import DataSpec, PanelSpec, Preset, register
 from .sweep import Sweep, SweepCurve, SweepStep
 
@@ -219,7 +220,6 @@ def _loss_curves(xi: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def _vector_loss(xi: np.ndarray, key: str, scale: float) -> np.ndarray:
     """The loss of each residual alone (``loss_value`` sums over a vector of residuals)."""
-    from .core.kfd_programs import loss_value
 
     return scale * np.array(
         [loss_value(np.array([x]), key, epsilon=_EPSILON, huber_delta=_HUBER) for x in xi]

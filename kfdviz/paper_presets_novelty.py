@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .charts import Chart, Series, chart
+from .estimators import registry
 from .estimators.parzen import ParzenNoveltyDetector
 from .paper_presets import PaperPreset, _hoffmann_c, _hoffmann_width
 from .preset_catalog import DataSpec, PanelSpec, register
@@ -34,8 +35,6 @@ def roc_curve_points(normal_scores: np.ndarray, novel_scores: np.ndarray):
 
 # -- the novelty scores of the three detectors (higher: more novel) ---------------------------------
 def _kpca_scores(X_train, X_test, sigma: float, q: int) -> np.ndarray:
-    from .estimators import registry
-
     est = registry.get("novelty").make(
         {"kernel": "rbf", "width": _hoffmann_width(sigma), "n_components": q}
     )
@@ -43,8 +42,6 @@ def _kpca_scores(X_train, X_test, sigma: float, q: int) -> np.ndarray:
 
 
 def _ocsvm_scores(X_train, X_test, sigma: float, nu: float) -> np.ndarray:
-    from .estimators import registry
-
     est = registry.get("one-class-svm").make(
         {"kernel": "rbf", "width": _hoffmann_width(sigma), "nu": nu}
     )
@@ -208,8 +205,6 @@ DIGITS_Q = 20
 
 @chart("novelty-digits")
 def _digit_charts(X, y, test_mask) -> list[Chart]:
-    from .estimators import registry
-
     est = registry.get("novelty").make(
         {"kernel": "rbf", "width": _hoffmann_width(DIGITS_SIGMA), "n_components": DIGITS_Q}
     )

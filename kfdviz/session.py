@@ -49,7 +49,7 @@ from . import __version__, atomic_file, datasets, presets, session_schema
 from .estimators import registry
 from .pipeline import FitRequest, GridSpec, data_box
 from .regular_file import NotRegularFile, TooLarge, read_regular
-from .session_schema import FieldError
+from .session_schema import VIEW_DEFAULTS, FieldError
 
 FORMAT_NAME = "kfdviz-session"
 FORMAT_VERSION = 1
@@ -59,25 +59,6 @@ MAX_BYTES = 1 << 30  # refuse files over 1 GiB before reading them
 LAYOUTS = ("single", "compare")
 VIEWS = ("input", "outputs", "embedding", "diagnostics")
 NAMED_FEATURES = ("auto", "decision", "score", "prediction")
-
-# The view settings a picture understands, with their defaults (others are kept, not used).
-VIEW_DEFAULTS: dict[str, Any] = {
-    "resolution": 200,  # grid points along the longer side of the box
-    "padding": 0.15,  # the grid box: the data's box enlarged by this fraction
-    "levels": 9,  # about this many level sets
-    "bins": 30,  # histogram bins
-    "theme": "light",
-    "show_points": True,
-    "point_size": None,  # marker size in points; None: by the number of points
-    "show_contours": True,
-    "show_boundary": True,
-    "show_expansion": "auto",  # "auto": circle expansion points when the expansion is sparse
-    "show_tangents": True,
-    "show_colorbar": True,
-    "show_input_3d": True,  # embedding view of 3-D data: draw the input beside the embeddings
-    "elevation": 22.0,  # 3-D camera, degrees (the app's rotatable view starts here)
-    "azimuth": 38.0,
-}
 
 # The view setting of a compare session naming the parameters its panels share (one value in
 # every panel whose algorithm has the parameter): a list of parameter names.

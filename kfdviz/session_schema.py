@@ -19,7 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .estimators import registry
 from .preset_catalog import MAX_PANELS  # a session's panels are bounded as a preset's
+from .sweep import METRICS
 
 # -- the whole document ----------------------------------------------------------------------------
 MAX_DEPTH = 32  # objects and lists inside each other; a session needs fewer than 10
@@ -137,6 +139,25 @@ class Either:
 
 
 BOOL = Choice((True, False))
+
+# The view settings a picture understands, with their defaults (others are kept, not used).
+VIEW_DEFAULTS: dict[str, Any] = {
+    "resolution": 200,  # grid points along the longer side of the box
+    "padding": 0.15,  # the grid box: the data's box enlarged by this fraction
+    "levels": 9,  # about this many level sets
+    "bins": 30,  # histogram bins
+    "theme": "light",
+    "show_points": True,
+    "point_size": None,  # marker size in points; None: by the number of points
+    "show_contours": True,
+    "show_boundary": True,
+    "show_expansion": "auto",  # "auto": circle expansion points when the expansion is sparse
+    "show_tangents": True,
+    "show_colorbar": True,
+    "show_input_3d": True,  # embedding view of 3-D data: draw the input beside the embeddings
+    "elevation": 22.0,  # 3-D camera, degrees (the app's rotatable view starts here)
+    "azimuth": 38.0,
+}
 
 # The view settings a picture understands, with their allowed values; others are kept, unused.
 VIEW_SETTINGS: dict[str, Any] = {
@@ -256,7 +277,6 @@ def check_view_settings(settings, n_panels: int = 1) -> dict:
     for key, value in settings.items():
         if key in VIEW_SETTINGS:
             _check(f"view_settings.{key}", value, VIEW_SETTINGS[key])
-    from .session import VIEW_DEFAULTS
 
     def get(name):
         return settings.get(name, VIEW_DEFAULTS[name])
@@ -299,8 +319,6 @@ def _object(field: str, value) -> Mapping:
 
 def check_sweep(sweep) -> None:
     """A sweep as stored in a session: its sizes, algorithms, parameters and values."""
-    from .estimators import registry
-    from .sweep import METRICS
 
     sweep = _object("sweep", sweep)
     for key in ("param", "values", "curves"):
@@ -422,6 +440,7 @@ __all__ = [
     "MAX_PANELS",
     "MAX_SWEEP_FITS",
     "MAX_SWEEP_VALUES",
+    "VIEW_DEFAULTS",
     "VIEW_SETTINGS",
     "FieldError",
     "check_array_record",

@@ -28,6 +28,12 @@ import threading
 import time
 from time import perf_counter
 
+from kfdviz.core import kernels
+from kfdviz.core.fit_cache import FIT_CACHE
+from kfdviz.core.kernels import PAIRWISE_CACHE
+from kfdviz.pipeline import CancelToken, FitCancelled, FitRequest, run_fit
+from kfdviz.pipeline import run as run_module
+
 from .numeric import WIDTH, two_class_data
 from .registry import Case, Check, Measured, Target, scenario
 
@@ -58,7 +64,6 @@ def _fit_and_cancel(request, reached, *, poll: float, after: float = 0.0) -> tup
     """Run ``request`` in a fit thread and cancel it once ``reached(thread)`` holds (or
     REACH_SECONDS have passed) and ``after`` seconds more; (the seconds from the cancel until
     the thread ended, how the fit ended)."""
-    from kfdviz.pipeline import CancelToken, FitCancelled, run_fit
 
     token = CancelToken()
     ended: list[str] = []
@@ -90,9 +95,6 @@ def _cancel_during_solve(request) -> Measured:
 
 
 def _cancel_case(algorithm: str, quick: bool) -> Case:
-    from kfdviz.pipeline import FitRequest
-    from kfdviz.pipeline import run as run_module
-
     n = 400 if quick else 1500
     X, y = two_class_data(n, seed=8)
     request = FitRequest(algorithm, {"width": WIDTH, "mu": 1e-3}, X, y)
@@ -168,9 +170,6 @@ def _in_build(thread: threading.Thread) -> bool:
 
 
 def _cancel_during_build(request) -> Measured:
-    from kfdviz.core.fit_cache import FIT_CACHE
-    from kfdviz.core.kernels import PAIRWISE_CACHE
-
     FIT_CACHE.clear()
     PAIRWISE_CACHE.clear()
     seconds, ended = _fit_and_cancel(request, _in_build, poll=0.001)
@@ -186,9 +185,6 @@ def _cancel_during_build(request) -> Measured:
     app_threads=True,
 )
 def _cancel_build(quick: bool) -> Case:
-    from kfdviz.core import kernels
-    from kfdviz.pipeline import FitRequest
-
     n = 800 if quick else 3000
     X, y = two_class_data(n, seed=9)
     request = FitRequest("kpca", {"width": WIDTH, "n_components": 2}, X, y)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..atomic_file import check_writable, write_text
+from .registry import load_scenarios
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -41,9 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Imported here: the scenarios load numpy, scikit-learn and Qt, which `kfdviz --help` and the
-    # argument parser must not wait for.
-    from .registry import load_scenarios
+    # The runner loads numpy and the BLAS: for a run only, not for the parser (`kfdviz --help`).
     from .report import format_report, to_json
     from .runner import run as run_bench
 
@@ -60,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     if args.output:
-        from ..atomic_file import check_writable
-
         try:  # before the run, not after it: a long run's results must not be lost
             check_writable(args.output)
         except OSError as exc:
@@ -85,8 +84,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     text = to_json(report)
     if args.output:
-        from ..atomic_file import write_text
-
         try:
             write_text(args.output, text + "\n")
         except OSError as exc:

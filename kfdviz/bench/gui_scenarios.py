@@ -10,6 +10,9 @@ Without a running Qt application the scenarios start one on ``QT_QPA_PLATFORM`` 
 Qt's offscreen platform (nothing appears on the screen, and the pictures are still painted into
 the window's backing store). A platform that cannot start is found by a child interpreter first,
 so the bench reports the scenario as skipped instead of aborting in Qt.
+
+Qt and the window are imported inside the functions that use them: importing this module (as
+``kfdviz bench --list`` and a run of the numerical scenarios do) needs no Qt.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from pathlib import Path
 from time import perf_counter
 
 import numpy as np
+
+from kfdviz import session
+from kfdviz.core.fit_cache import FIT_CACHE
 
 from .numeric import two_class_data
 from .registry import Case, Check, Measured, ScenarioSkipped, Target, scenario
@@ -67,6 +73,7 @@ def _platform_problem(platform: str) -> str | None:
 def qt_application():
     """The running QApplication, or a new one (see the module's docstring); skips without Qt."""
     try:
+        # Qt loads only when a GUI scenario runs (see the module docstring).
         from PySide6.QtCore import QCoreApplication, Qt
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:  # pragma: no cover - PySide6 is a dependency
@@ -92,6 +99,7 @@ def qt_application():
 def _drop_offscreen_noise() -> None:
     """Qt's offscreen platform reports every top-level window's size hints as unsupported, a
     line per window on stderr that says nothing about the app; other messages pass."""
+    # Qt: loads only when a GUI scenario runs.
     from PySide6.QtCore import qInstallMessageHandler
 
     previous = []
@@ -110,6 +118,7 @@ def _drop_offscreen_noise() -> None:
 
 def spin(app, predicate, timeout: float = WAIT_SECONDS, what: str = "the window") -> None:
     """Run the event loop until ``predicate()`` holds (sleeping while no event comes)."""
+    # Qt: loads only when a GUI scenario runs.
     from PySide6.QtCore import QEventLoop, QTimer
 
     ticker = QTimer()  # wakes the loop now and then, so that the timeout is noticed
@@ -129,7 +138,7 @@ class BenchWindow:
     """The main window on (X, y) with one KFD picture, and what the scenarios need of it."""
 
     def __init__(self, app, X, y, params: dict, *, resolution: int = 200):
-        from kfdviz import session
+        # The window brings Qt: loaded only when a GUI scenario runs.
         from kfdviz.app.main_window import MainWindow
 
         self.app = app
@@ -164,6 +173,7 @@ class BenchWindow:
         return sum(v.result is result for v in views)
 
     def close(self) -> None:
+        # Qt: loads only when a GUI scenario runs.
         from PySide6.QtCore import QCoreApplication, QEvent
 
         w = self.w
@@ -176,7 +186,6 @@ class BenchWindow:
 def _clear_fit_cache() -> None:
     """Forget the fit terms (a new parameter is a new fit) but keep the cached distances, as
     the app has them after its first fit on unchanged data."""
-    from kfdviz.core.fit_cache import FIT_CACHE
 
     FIT_CACHE.clear()
 
@@ -190,6 +199,7 @@ _OPEN: list[BenchWindow] = []
 
 
 def _existing_application():
+    # Qt: loads only when a GUI scenario runs.
     from PySide6.QtCore import QCoreApplication
 
     return QCoreApplication.instance()
@@ -269,6 +279,7 @@ class _PaintLog:
     """Which fit each paint of a widget showed, and when (an event filter on the widget)."""
 
     def __init__(self, widget, current):
+        # Qt: loads only when a GUI scenario runs.
         from PySide6.QtCore import QEvent, QObject
 
         log = self
@@ -304,6 +315,7 @@ def drag_point(win: BenchWindow, index: int, path, seconds: float, interval_ms: 
     1) for ``seconds``: a timer every ``interval_ms`` moves the mouse to where the path is at that
     moment, as a real pointer's reports would (a busy event loop sees fewer moves, not late
     ones). Returns what was painted meanwhile."""
+    # Qt: loads only when a GUI scenario runs.
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtTest import QTest
 

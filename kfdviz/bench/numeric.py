@@ -1,9 +1,8 @@
 """The numerical scenarios of ``kfdviz bench``: grids, fits, refits and one large problem.
 
 Every baseline is computed in the same run as the candidate, on the same data, and each
-scenario checks that the two agree (or, without a baseline, that the answer is sane). Each
-scenario's setup imports what it measures (kfdviz's estimators, scikit-learn's baselines) when it
-runs, so that ``kfdviz bench --list`` and a run of a few scenarios load only what they need.
+scenario checks that the two agree (or, without a baseline, that the answer is sane). Importing
+this module registers the scenarios; each builds its data in its setup, outside the timing.
 """
 
 from __future__ import annotations
@@ -11,6 +10,17 @@ from __future__ import annotations
 from functools import partial
 
 import numpy as np
+from scipy.optimize import linprog
+from scipy.sparse.linalg import eigsh
+from sklearn.decomposition import KernelPCA as SkKernelPCA
+from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
+
+from kfdviz.core.expansion import Expansion
+from kfdviz.core.fit_cache import FIT_CACHE
+from kfdviz.core.kernels import PAIRWISE_CACHE, Kernel
+from kfdviz.core.kfd_programs import solve_kfd_program
+from kfdviz.estimators import KernelFisherDiscriminant, KernelPCA
+from kfdviz.pipeline import FitRequest, GridSpec, run_fit
 
 from .registry import Case, Check, Target, scenario
 
@@ -45,9 +55,6 @@ def _grid_axes(X: np.ndarray, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def _clear_caches() -> None:
-    from kfdviz.core.fit_cache import FIT_CACHE
-    from kfdviz.core.kernels import PAIRWISE_CACHE
-
     FIT_CACHE.clear()
     PAIRWISE_CACHE.clear()
 
@@ -62,11 +69,6 @@ def _relative_difference(candidate: np.ndarray, baseline: np.ndarray) -> float:
 
 # -- grids ----------------------------------------------------------------------------------------
 def _grid_case(kernel_name: str, quick: bool) -> Case:
-    from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
-
-    from kfdviz.core.expansion import Expansion
-    from kfdviz.core.kernels import Kernel
-
     n, (nx, ny) = (300, (60, 40)) if quick else (2000, (200, 200))
     Z, _ = two_class_data(n, seed=1)
     alpha = np.random.RandomState(2).randn(n)
@@ -120,8 +122,6 @@ def kfda_style_direction(X: np.ndarray, y: np.ndarray, gamma: float, mu: float) 
     N + mu I, M from the centred class means, and the generalized eigenproblem
     (M, N + mu I) by ARPACK: ``eigsh(M, 1, N + mu I, which="LM")``.
     """
-    from scipy.sparse.linalg import eigsh
-    from sklearn.metrics.pairwise import rbf_kernel
 
     K = rbf_kernel(X, X, gamma=gamma)
     onehot = np.eye(2)[y]
@@ -140,10 +140,6 @@ def _feature_space_cosine(a: np.ndarray, w: np.ndarray, K: np.ndarray) -> float:
 
 
 def _kfd_fit_case(n_full: int, quick: bool) -> Case:
-    from sklearn.metrics.pairwise import rbf_kernel
-
-    from kfdviz.estimators import KernelFisherDiscriminant
-
     n = max(300, n_full // 10) if quick else n_full
     X, y = two_class_data(n)
 
@@ -179,10 +175,6 @@ for _n in (2000, 4000):
 
 # -- KPCA -----------------------------------------------------------------------------------------
 def _kpca_case(n_full: int, quick: bool) -> Case:
-    from sklearn.decomposition import KernelPCA as SkKernelPCA
-
-    from kfdviz.estimators import KernelPCA
-
     n = max(300, n_full // 10) if quick else n_full
     X, _ = two_class_data(n, seed=3)
     k = 5
@@ -227,8 +219,6 @@ for _n in (2000, 4000):
 
 # -- refits -------------------------------------------------------------------------------------
 def _refit_case(change: str, n_full: int, centers_full: int | None, quick: bool) -> Case:
-    from kfdviz.estimators import KernelFisherDiscriminant
-
     if quick:
         n, centers = (300, None) if centers_full is None else (2000, 60)
     else:
@@ -287,7 +277,6 @@ for _change, (_title, _target) in _REFITS.items():
 def _linprog_lskfd_dual(K: np.ndarray, y: np.ndarray, mu: float) -> tuple[np.ndarray, float]:
     """LSKFD's LP dual (max y'u, |K'u| <= mu, 1'u = 0, |u| <= 1) through scipy's linprog, HiGHS
     dual simplex with devex pricing, from HiGHS's own start: kfdviz's solver before highspy."""
-    from scipy.optimize import linprog
 
     m = K.shape[1]
     res = linprog(
@@ -314,9 +303,6 @@ def _linprog_lskfd_dual(K: np.ndarray, y: np.ndarray, mu: float) -> tuple[np.nda
     group="large",
 )
 def _lskfd(quick: bool) -> Case:
-    from kfdviz.core.kernels import Kernel
-    from kfdviz.core.kfd_programs import solve_kfd_program
-
     n, centers = (4000, 40) if quick else (20_000, 300)
     X, labels = two_class_data(n, seed=6)
     y = np.where(labels == 1, 1.0, -1.0)
@@ -355,8 +341,6 @@ def _lskfd(quick: bool) -> Case:
     measure_memory=True,
 )
 def _large(quick: bool) -> Case:
-    from kfdviz.pipeline import FitRequest, GridSpec, run_fit
-
     n, centers, resolution = (2000, 60, 60) if quick else (20_000, 300, 200)
     X, y = two_class_data(n, seed=5)
     request = FitRequest(

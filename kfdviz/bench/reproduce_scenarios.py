@@ -14,6 +14,12 @@ same parameters from the same scores.
 from __future__ import annotations
 
 import numpy as np
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+from kfdviz.estimators import KernelFisherDiscriminant
+from kfdviz.experiments.crossval import grid_search
+from kfdviz.experiments.kfd_path import kfd_mu_path_scorer
+from kfdviz.experiments.methods import KFD_MU, width_grid
 
 from .numeric import _clear_caches
 from .registry import Case, Check, Target, scenario
@@ -38,13 +44,6 @@ def ringnorm(n: int, d: int = 20, seed: int = 0) -> tuple[np.ndarray, np.ndarray
     group="reproduce",
 )
 def _cv_kfd_grid(quick: bool) -> Case:
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
-
-    from kfdviz.estimators import KernelFisherDiscriminant
-    from kfdviz.experiments.crossval import grid_search
-    from kfdviz.experiments.kfd_path import kfd_mu_path_scorer
-    from kfdviz.experiments.methods import KFD_MU, width_grid
-
     d = 20
     n = 120 if quick else 400
     X, y = ringnorm(n, d, seed=3)

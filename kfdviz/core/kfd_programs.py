@@ -42,6 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Lasso
 
 from . import stoppable
 from .eigen import extreme_eigenvalues, symmetric_eigh
@@ -410,9 +412,6 @@ def _check_feasible(E, theta, d):
 
 
 def _solve_lasso(Kxz, y, mu, max_iter, tol):
-    # Imported here: sklearn.linear_model adds start-up time that only this solver needs.
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import Lasso
 
     n = Kxz.shape[0]
     # Lasso minimizes ||y - X w - c||^2 / (2n) + a ||w||_1 with a free intercept c: our objective

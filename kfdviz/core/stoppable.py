@@ -38,7 +38,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from multiprocessing import shared_memory
 from typing import Any
+
+from threadpoolctl import threadpool_limits
 
 # How often the parent looks at the cancel check while a child solves.
 POLL_SECONDS = 0.02
@@ -184,6 +187,7 @@ def prepare() -> None:
     by the time a solve needs a child. Returns at once; the server loads in the background."""
     ctx = _context()
     if ctx.get_start_method() == "forkserver":
+        # The fork server's own module: needed only where it is the start method (POSIX).
         from multiprocessing import forkserver
 
         forkserver.ensure_running()
@@ -207,7 +211,6 @@ def _send(conn, obj, *, shared: bool = False):
         for r in raws:
             conn.send_bytes(r)
         return None
-    from multiprocessing import shared_memory
 
     block = shared_memory.SharedMemory(create=True, size=sum(sizes))
     try:
@@ -244,8 +247,6 @@ def _recv(conn):
             conn.recv_bytes_into(buf)
             buffers.append(buf)
     else:
-        from multiprocessing import shared_memory
-
         block = shared_memory.SharedMemory(name=name)
         _MAPPED.append(block)
         offsets = [0, *itertools.accumulate(sizes)]
@@ -269,8 +270,6 @@ def _child(conn) -> None:
             return
         try:
             if blas_threads is not None:
-                from threadpoolctl import threadpool_limits
-
                 threadpool_limits(limits=blas_threads, user_api="blas")
             answer = ("value", func(*args, **kwargs))
         except BaseException as exc:  # the parent re-raises it

@@ -368,7 +368,7 @@ def breast_cancer(rng, *, standardize=True):
     standard deviation 1 (the features' units differ by four orders of magnitude). The seed has
     no effect.
     """
-    from sklearn.datasets import load_breast_cancer
+    from sklearn.datasets import load_breast_cancer  # start-up cost, as for iris above
 
     standardize = check_bool("standardize", standardize)
     data = load_breast_cancer()
@@ -392,7 +392,7 @@ def digits(rng, *, digit=None, scaled=False):
     ``scaled`` divides the values by 16, so that a pixel is the fraction of it inked. The seed
     has no effect.
     """
-    from sklearn.datasets import load_digits
+    from sklearn.datasets import load_digits  # start-up cost, as for iris above
 
     scaled = check_bool("scaled", scaled)
     data = load_digits()

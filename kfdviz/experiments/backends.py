@@ -29,6 +29,7 @@ def _indexed(index: int, func: Callable, args: tuple):
 @contextlib.contextmanager
 def _dask_client(n_jobs: int, scheduler: str | None):
     try:
+        # Dask is optional (the `dask` extra), loaded only for --backend dask.
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise RuntimeError(

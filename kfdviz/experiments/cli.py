@@ -1,5 +1,8 @@
 """``kfdviz reproduce``: its arguments (standard library only) and its run.
 
+The run's modules (the data sets, scikit-learn, joblib, and Qt for ``--figure``) are imported by
+:func:`run`, so that building the parser, as ``kfdviz --help`` does, loads none of them.
+
 stdout carries the table (Markdown) or, with ``--json``, one JSON document and nothing else:
 the progress bar, notices and the wall time go to stderr, and while the tasks run stdout is
 pointed at stderr at the file-descriptor level, so that nothing a worker process prints can
@@ -15,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from .cache import write_text_atomic
 from .tables import TABLES
 
 DEFAULT_OUT = "kfdviz-reproduce"
@@ -116,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         _say("error: --scheduler names a Dask scheduler; add --backend dask")
         return 2
     if args.figure:
+        # The figure code brings the pipeline: loaded for --figure only, not for the parser.
         from kfdviz.figure.export import format_of
 
         try:
@@ -128,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
         with _stdout_to_stderr() if args.json else contextlib.nullcontext():
+            # The run loads the data sets, scikit-learn and joblib: for a run only, not for the
+            # parser (`kfdviz --help`); imported here, what they print goes to stderr.
             from .report import to_csv, to_json, to_markdown
             from .run import reproduce
 
@@ -145,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
             )
             written = _write_outputs(doc, out, to_markdown, to_csv, to_json)
             if args.figure:
-                from .figures import save_table_figure
+                from .figures import save_table_figure  # Qt: for --figure only
 
                 written.append(save_table_figure(doc, args.figure))
     except KeyboardInterrupt:
@@ -167,8 +174,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_outputs(doc: dict, out: Path, to_markdown, to_csv, to_json) -> list[Path]:
-    from .cache import write_text_atomic
-
     name = doc["table"]
     return [
         write_text_atomic(out / f"{name}.md", to_markdown(doc)),

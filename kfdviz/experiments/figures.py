@@ -8,12 +8,14 @@ Building a plan needs no Qt; :func:`save_table_figure` paints and writes it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
 from ..figure.errorbars import ErrorBarData, ErrorBarSeries
 from ..figure.plan import FigurePlan, PanelPlan
+from ..pipeline.geometry import Histograms
 
 NAN = float("nan")
 
@@ -60,8 +62,6 @@ class _OutputHistograms:
     """What the painter's histogram panel reads from a fit result: histograms, classes, threshold."""
 
     def __init__(self, distribution: dict):
-        from ..pipeline.geometry import Histograms
-
         edges = np.asarray(distribution["edges"], dtype=float)
         density, counts = {}, {}
         labels = sorted({int(k) for role in ("train", "test") for k in distribution[role]})
@@ -127,7 +127,6 @@ def table_figure_plan(doc: dict) -> FigurePlan:
 
 def save_table_figure(doc: dict, path):
     """Paint the table's figure to ``path`` (.svg, .png or .pdf); the path written."""
-    import os
 
     # Qt's platform is chosen when Qt is first loaded: set it before the painter imports Qt.
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

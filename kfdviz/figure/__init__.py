@@ -8,6 +8,8 @@ Importing this package does not import Qt; the Qt-based names load on first use.
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from .plan import FigurePlan, PanelPlan, describe_measures, describe_params, plan_figure
 
 _LAZY = {
@@ -31,7 +33,6 @@ def __getattr__(name: str):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
 
     return getattr(import_module(f"{__name__}.{module}"), name)
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import palette
+
 
 @dataclass(frozen=True)
 class ErrorBarSeries:
@@ -53,10 +55,10 @@ class ErrorBarData:
 
 def paint_errorbars(c, panel, cell, inner):
     """Draw ``panel.result`` (an ErrorBarData) into ``inner``; the panel's geometry."""
+    # Qt and the Qt-based canvas load only to paint: the data classes above serve Qt-free plans.
     from PySide6.QtCore import QRectF, Qt
     from PySide6.QtGui import QBrush, QPainterPath
 
-    from . import palette
     from .axes import _plot_rect, tick_label, ticks
     from .canvas import PanelGeometry, Transform, _symbol_path
 

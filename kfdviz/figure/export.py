@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..atomic_file import atomic_path
 from .plan import FigurePlan
 
 DEFAULT_SIZE = (1600, 900)  # pixels: a 16:9 slide
@@ -32,6 +33,7 @@ def has_display() -> bool:
 
 def ensure_app():
     """The running Qt application, or a new QGuiApplication (offscreen when there is no display)."""
+    # Qt loads here, not at import: the platform is chosen first (see the module docstring).
     from PySide6.QtGui import QGuiApplication
 
     app = QGuiApplication.instance()
@@ -47,6 +49,7 @@ def default_size(
 ) -> tuple[int, int]:
     """A slide-sized picture: 1600 pixels wide, as tall as the panels need, at most 16:9 (or
     at most ``tallest`` pixels: a paper's figure may be taller than a slide)."""
+    # Qt and the painter load only to paint (see the module docstring).
     from .paint import natural_height
 
     dpi = DEFAULT_DPI if dpi is None else float(dpi)
@@ -82,6 +85,7 @@ def format_of(path) -> str:
 
 def render_image(plan: FigurePlan, size=None, dpi=None):
     """(QImage, FigureGeometry) of ``plan`` at ``size`` = (width, height) pixels and ``dpi``."""
+    # Qt and the painter load only to paint (see the module docstring).
     from PySide6.QtGui import QImage, QPainter
 
     from .paint import paint_figure
@@ -108,6 +112,7 @@ def save_png(plan: FigurePlan, path, size=None, dpi=None):
 
 
 def save_svg(plan: FigurePlan, path, size=None, dpi=None):
+    # Qt and the painter load only to paint (see the module docstring).
     from PySide6.QtCore import QRect, QSize
     from PySide6.QtGui import QPainter
     from PySide6.QtSvg import QSvgGenerator
@@ -136,6 +141,7 @@ def save_svg(plan: FigurePlan, path, size=None, dpi=None):
 
 
 def save_pdf(plan: FigurePlan, path, size=None, dpi=None):
+    # Qt and the painter load only to paint (see the module docstring).
     from PySide6.QtCore import QMarginsF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -171,7 +177,6 @@ def save_pdf(plan: FigurePlan, path, size=None, dpi=None):
 
 def save_figure(plan: FigurePlan, path, size=None, dpi=None):
     """Write ``plan`` to ``path`` in the format its suffix names (.png, .svg, .pdf)."""
-    from ..atomic_file import atomic_path
 
     fmt = format_of(path)
     check_size(size, dpi)  # before anything is created

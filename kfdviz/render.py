@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import presets
-from .figure.export import DEFAULT_DPI, format_of, save_figure
+from .charts import compute_charts
+from .figure.export import DEFAULT_DPI, format_of, render_image, save_figure
 from .figure.plan import TITLES, default_titles, plan_figure
 from .pipeline import FitCancelled, FitError, data_box, run_fit
 from .session import SessionState, fit_requests, load_session, state_from_preset
@@ -64,8 +65,6 @@ def compute(
             results.append(failure_message(exc))
     charts = []
     if state.view_settings.get("charts"):
-        from .charts import compute_charts
-
         charts = compute_charts(state)
     return Computed(state, results, charts=charts)
 
@@ -106,8 +105,6 @@ def fit_maps_to_rooms(computed: Computed, plan, size=None, dpi=None) -> Computed
     The data's box is extended along its shorter side (no data are cut off) and the panels are
     fitted again over it; ``computed`` itself when it has no map or its box has the shape.
     """
-    from .figure.export import render_image
-
     maps = [p.result for p in plan.panels if p.kind == "input" and p.result and p.result.grid]
     if not maps or computed.sweep is not None:
         return computed
@@ -179,8 +176,6 @@ def render_panels(
 ) -> list[Path]:
     """Paint each panel of ``state`` to a file of its own: ``out`` = NAME.png gives NAME-1.png,
     NAME-2.png, ... (the figure's title is left to the document that shows them)."""
-    from .figure.export import format_of, save_figure
-
     format_of(out)
     plan_settings = _checked_options(figure_options, size, dpi)
     computed = computed or compute(state)

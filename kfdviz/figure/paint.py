@@ -37,6 +37,8 @@ from .canvas import (
     _Canvas,
     _class_index,
 )
+from .errorbars import paint_errorbars
+from .paint_charts import chart_aspect, legend_entries, legend_fits, paint_chart
 from .paint_input import (
     MapRooms,
     _bar_label,
@@ -346,12 +348,8 @@ def _paint_panel(
     if kind == "sweep":
         return _paint_sweep(c, panel, cell, inner)
     if kind == "errorbars":
-        from .errorbars import paint_errorbars
-
         return paint_errorbars(c, panel, cell, inner)
     if kind == "chart":
-        from .paint_charts import paint_chart
-
         return paint_chart(c, panel, cell, inner, legend=legend)
     font, lines = c.fit_text(panel.message, 9, inner.width(), italic=True, max_lines=4)
     y = inner.center().y() - 0.5 * c.text_height(font) * (len(lines) - 1)
@@ -438,8 +436,6 @@ def _legends_outside(
     """The chart and histogram panels whose legends do not fit in their plots, measured on the
     cells of a figure area of ``size`` (before the legend row takes its height) with the panels
     in ``shape`` (rows, columns)."""
-    from .paint_charts import legend_entries, legend_fits
-
     rows, cols = shape
     cw = (size[0] - gap * (cols - 1)) / cols
     row_headers = _row_headers(heights, rows, cols)
@@ -479,8 +475,6 @@ def _chart_legend_items(plan: FigurePlan, outside: set[int]) -> list[tuple[str, 
     that several panels label alike is listed once; labelled differently (a panel adds its
     measure, "(AUC 0.93)"), it is listed by the name they share, the label before " (".
     """
-    from .paint_charts import legend_entries
-
     labels: dict[tuple[int, str], list[str]] = {}
     for i in sorted(outside):
         if plan.panels[i].kind != "chart":
@@ -595,8 +589,6 @@ def _panel_aspect(panel: PanelPlan) -> tuple[float, float]:
     if panel.kind == "sweep":
         return 1.35, 8.0
     if panel.kind == "chart":
-        from .paint_charts import chart_aspect
-
         return chart_aspect(panel.chart), 8.0
     if panel.kind == "errorbars":
         return 2.0, 8.0

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.kernels import KERNEL_KINDS
+from ..core.tangents import data_spread, tangent_directions
+from ..estimators import registry
 from ..session import VIEW_DEFAULTS
 
 TANGENT_NAMES = {
@@ -262,8 +264,6 @@ def params_caption(algorithm: str, params: dict) -> str:
     parameter it takes, its defaults filled in), as figures write them: "Kernel Orthogonal
     Centroid · Gaussian, c = 2". The window's compare captions and the exported figures' panels
     without a title of their own both use it."""
-    from ..estimators import registry
-
     if algorithm not in registry.ALGORITHMS:
         return algorithm
     spec = registry.get(algorithm)
@@ -316,8 +316,6 @@ def invariance_ratio(result, name: str) -> float | None:
     transformation ``name`` (about the data's mean) and n its normal, the gradient taken on the
     drawn grid. Near 0: the level sets follow the transformation; near 1 or above: they do not.
     """
-    from ..core.tangents import data_spread, tangent_directions
-
     g = result.grid
     if g is None or result.X.shape[1] != 2:
         return None

@@ -180,3 +180,21 @@ def test_console_script_is_installed():
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "info" in result.stdout
+
+
+def test_the_app_loads_the_compiled_solvers_before_any_fit_thread():
+    """The workers load the compiled modules fits load late (highspy, clarabel, k-means) on
+    the thread that imports them, the GUI thread; a fit thread that loaded an extension
+    module first could deadlock with it."""
+    code = textwrap.dedent(
+        """
+        import sys
+        late = ("highspy", "clarabel", "sklearn.cluster")
+        assert not any(name in sys.modules for name in late)
+        import kfdviz.workers
+        print(*(name in sys.modules for name in late))
+        """
+    )
+    done = _run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "True"]

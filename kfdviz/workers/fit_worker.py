@@ -32,6 +32,14 @@ import time
 import traceback
 from dataclasses import replace
 
+# The compiled modules a fit loads late (the solvers, scikit-learn's k-means) load here, with
+# the app, on the GUI thread. The library loads them at their first use; were that on a fit
+# thread, the extension's loading (under the dynamic loader's lock) would run beside a GUI
+# thread holding the interpreter's lock, which can deadlock both: a fit thread never loads an
+# extension module for the first time.
+import clarabel  # noqa: F401
+import highspy  # noqa: F401
+import sklearn.cluster  # noqa: F401
 from PySide6.QtCore import QObject, Signal
 
 from ..pipeline import (

@@ -430,6 +430,8 @@ def _render(args: argparse.Namespace) -> int:
             ):
                 print(path)
         else:
+            # the data written beside the picture are the picture's: its maps' boxes
+            computed = rendering.picture_results(computed, args.size, args.dpi, options)
             path, _ = rendering.render_state(
                 state,
                 args.out,

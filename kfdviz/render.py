@@ -123,17 +123,23 @@ def fit_maps_to_rooms(computed: Computed, plan, size=None, dpi=None) -> Computed
     return compute(state, box=box_for_aspect(data_box(state.X, padding), aspect))
 
 
-def fitted_plan(computed: Computed, size=None, dpi=None, figure_options: dict | None = None):
-    """The figure plan of ``computed`` for a picture of ``size`` at ``dpi``: the layout's options
-    applied and the feature maps fitted to their rooms (:func:`fit_maps_to_rooms`)."""
+def picture_results(
+    computed: Computed, size=None, dpi=None, figure_options: dict | None = None
+) -> Computed:
+    """What a picture of ``size`` at ``dpi`` shows of ``computed``: its feature maps fitted
+    to their rooms in that picture's layout (:func:`fit_maps_to_rooms`), so that the data
+    written beside a picture are the picture's."""
     options = _checked_options(figure_options, size, dpi)
     plan = figure_plan(computed)
     plan.settings.update(options)
-    refitted = fit_maps_to_rooms(computed, plan, size, dpi)
-    if refitted is computed:
-        return plan
-    plan = figure_plan(refitted)
-    plan.settings.update(options)
+    return fit_maps_to_rooms(computed, plan, size, dpi)
+
+
+def fitted_plan(computed: Computed, size=None, dpi=None, figure_options: dict | None = None):
+    """The figure plan of ``computed`` for a picture of ``size`` at ``dpi``: the layout's options
+    applied and the feature maps fitted to their rooms (:func:`picture_results`)."""
+    plan = figure_plan(picture_results(computed, size, dpi, figure_options))
+    plan.settings.update(_checked_options(figure_options, size, dpi))
     return plan
 
 

@@ -120,6 +120,38 @@ def test_render_data_as_npz_opens_without_pickle(tmp_path):
     assert [p["algorithm"] for p in params["panels"]] == ["svd", "koc", "koc"]
 
 
+def test_render_data_are_the_pictures_maps(tmp_path):
+    """At a paper column the maps are fitted again over a box of their rooms' shape: the grids
+    written with --data are those the picture shows, not the first fit's."""
+    from kfdviz import render, session
+
+    npz = tmp_path / "column.npz"
+    result = kfdviz(
+        "render", "--preset", "kfd-vs-kpca", "--out", str(tmp_path / "column.png"),
+        "--size", "1050x700", "--dpi", "300", "--data", str(npz),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    computed = render.compute(session.state_from_preset("kfd-vs-kpca"))
+    shown = render.picture_results(computed, (1050, 700), 300)
+    assert shown is not computed, "the column's rooms are not of the data's shape"
+    with np.load(npz, allow_pickle=False) as data:
+        names = sorted(k.removesuffix("_grid_xs") for k in data.files if k.endswith("_grid_xs"))
+        assert len(names) == 3
+
+        def same(grid, name) -> bool:
+            xs, ys = data[f"{name}_grid_xs"], data[f"{name}_grid_ys"]
+            return (
+                xs.shape == grid.xs.shape
+                and ys.shape == grid.ys.shape
+                and np.allclose(xs, grid.xs)
+                and np.allclose(ys, grid.ys)
+            )
+
+        for name in names:
+            assert any(same(r.grid, name) for r in shown.results), name
+            assert not any(same(r.grid, name) for r in computed.results), name
+
+
 @pytest.mark.slow
 def test_render_all(tmp_path):
     result = kfdviz("render", "--all", "--out-dir", str(tmp_path / "figures"), timeout=600)

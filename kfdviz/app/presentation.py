@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -483,6 +483,9 @@ class Presenter(QObject):
         self.window.menuBar().hide()
         self.window.statusBar().hide()
         self.autosave.banner.hide()
+        # a strip along the bottom for the slide counter: nothing of a slide lies under it
+        footer = QFontMetrics(self.slide_counter.font()).height() + 12
+        self.window.setContentsMargins(0, 0, 0, footer)
 
     def _snapshot(self) -> dict:
         """Everything presentation mode changes, to put back when it ends."""
@@ -524,6 +527,7 @@ class Presenter(QObject):
         w.restoreGeometry(snap["geometry"])
         w.menuBar().show()
         w.statusBar().show()
+        w.setContentsMargins(0, 0, 0, 0)
         self.toolbar.setVisible(snap["toolbar"])
         self.autosave.banner.setVisible(snap["banner"])
         # the picture

@@ -51,7 +51,16 @@ def test_the_sweep_slide_shows_the_sweep_whole(window, qtbot):
             np.testing.assert_allclose(y, result.metrics[spec.label][metric])
     assert panel.scale > 1.0, "slide-sized text"
     assert_legend_clear_of_curves(panel, result)
+    # the slide counter covers nothing: the status line and the plots end above it
+    counter = w.presenter.slide_counter
+    assert counter.isVisible()
+    corner = counter.geometry()
+    for widget in (panel.status, *panel.plots, w.workspace.input_view):
+        if widget.isVisible():
+            box = widget.rect().translated(widget.mapTo(w, widget.rect().topLeft()))
+            assert not box.intersects(corner), widget
     save_and_check(w, "sweep-slide")
     press_key(qtbot, w, Qt.Key.Key_Escape)
     assert not w.presenting and not w.workspace.sweep_dock.isVisible()
+    assert w.contentsMargins().bottom() == 0, "the window's own margins come back"
     wait_idle(qtbot, w)

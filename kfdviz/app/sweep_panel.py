@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from ..figure import palette
 from ..pipeline import FitFailure
 from ..sweep import METRICS, Sweep
+from ..views.decade_axis import DecadeAxis
 from ..views.overlay import PictureOverlay
 from ..workers import FitWorker, SweepOutcome, SweepRequest, run_sweep_request
 
@@ -213,7 +214,7 @@ class SweepPanel(QWidget):
             return
         self.heading.setText(f"Sweep over {sweep.label or sweep.param}")
         for metric in sweep.metrics:
-            w = pg.PlotWidget()
+            w = pg.PlotWidget(axisItems={"bottom": DecadeAxis("bottom")})
             w.setMinimumSize(220, 150)
             item = w.getPlotItem()
             item.hideButtons()

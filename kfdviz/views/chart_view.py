@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from ..charts import Chart
 from ..figure import palette
 from ..figure.paint_charts import image_grid_shape
+from .decade_axis import DecadeAxis
 from .style import LIGHT, Theme
 
 PEN_STYLES = {
@@ -67,7 +68,7 @@ class ChartPanel(QWidget):
         self.legend.setWordWrap(True)
         self.legend.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.legend.hide()
-        self.plot = pg.PlotWidget()
+        self.plot = pg.PlotWidget(axisItems={"bottom": DecadeAxis("bottom")})
         self.plot.setMinimumSize(180, 140)
         item = self.plot.getPlotItem()
         item.hideButtons()

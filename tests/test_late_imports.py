@@ -26,10 +26,6 @@ import kfdviz
 
 PACKAGE = Path(kfdviz.__file__).resolve().parent
 
-# Files whose late imports are being reworked: skipped by the check until then. A file must leave
-# this set once each of its late imports is explained (a test fails while it stays).
-PENDING: set[str] = set()
-
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _IMPORTS = (ast.Import, ast.ImportFrom)
 # Comment text that is a tool's directive, not a reason.
@@ -113,7 +109,6 @@ def test_every_late_import_says_why_it_loads_late():
     listing = [
         f"{name}:{line}: {text}"
         for name, missing in sorted(found.items())
-        if name not in PENDING
         for line, text in missing
     ]
     assert listing == [], (
@@ -121,13 +116,6 @@ def test_every_late_import_says_why_it_loads_late():
         "heavy or optional module, Qt); move them to the module's top or explain them:\n"
         + "\n".join(listing)
     )
-
-
-def test_pending_files_still_have_unexplained_late_imports():
-    names = {name for name, _ in _sources()}
-    assert PENDING <= names, f"PENDING names files that do not exist: {sorted(PENDING - names)}"
-    done = sorted(PENDING - set(_unexplained_by_file()))
-    assert done == [], f"every late import in {done} is explained now: remove them from PENDING"
 
 
 def test_the_late_import_check_finds_what_it_should():

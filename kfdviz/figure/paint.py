@@ -59,6 +59,7 @@ from .project3d import Camera, normalized
 
 # -- the figure ------------------------------------------------------------------------------------
 MARGIN_PT = 5.0  # around the figure
+PANEL_GAP_PT = 10.0  # between panels and between rows
 SHARED_GAP_PT = 4.0  # between the panels of a row that shares one y axis
 ARRANGEMENTS = ("auto", "row", "column", "grid")
 # The height a colour bar below a plot takes: its gap, the bar, tick labels and its title.
@@ -150,7 +151,7 @@ def paint_figure(
             c.text(width / 2, top, line, font, align="center", valign="top")
             top += c.text_height(font)
         top += c.pt(4)
-    gap = c.pt(10)
+    gap = c.pt(PANEL_GAP_PT)
     columns = [
         _row_columns(c, plan, list(range(r * cols, min((r + 1) * cols, len(plan.panels)))), cols)
         for r in range(rows)
@@ -242,7 +243,7 @@ def _row_columns(c: _Canvas, plan: FigurePlan, members: list[int], cols: int):
     if shared:
         _, _, y0, y1 = plan.panels[members[0]].result.grid.box
         saved = _y_label_room(c, y0, y1) - c.pt(SHARED_LEFT_PT)
-    col_gap = c.pt(SHARED_GAP_PT) if shared else c.pt(10)
+    col_gap = c.pt(SHARED_GAP_PT) if shared else c.pt(PANEL_GAP_PT)
     room = c.width - 2 * c.pt(MARGIN_PT)
     return shared, saved, col_gap, (room - col_gap * (cols - 1) - saved) / cols
 
@@ -600,7 +601,7 @@ def natural_height(plan: FigurePlan, width: float, dpi: float) -> int:
     plan's arrangement, with or without its titles (its settings)."""
     s = dpi / 72.0
     line = 1.2  # text height per point of font size
-    margin, gap = MARGIN_PT * s, 10 * s
+    margin, gap = MARGIN_PT * s, PANEL_GAP_PT * s
     titles = titles_shown(plan.settings)
     rows, cols = arrangement(plan)
     total = 2 * margin

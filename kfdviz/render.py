@@ -18,7 +18,7 @@ from . import presets
 from .charts import compute_charts
 from .figure.export import DEFAULT_DPI, format_of, render_image, save_figure
 from .figure.plan import TITLES, default_titles, plan_figure
-from .pipeline import FitCancelled, FitError, data_box, run_fit
+from .pipeline import FitCancelled, FitError, box_for_aspect, data_box, run_fit
 from .session import SessionState, fit_requests, load_session, state_from_preset
 from .sweep import Sweep, run_sweep
 
@@ -77,21 +77,6 @@ def failure_message(exc: BaseException) -> str:
 
 def figure_plan(computed: Computed):
     return plan_figure(computed.state, computed.results, computed.sweep, charts=computed.charts)
-
-
-def box_for_aspect(box, aspect: float) -> tuple[float, float, float, float]:
-    """``box`` = (x0, x1, y0, y1) with its shorter side (for width / height ``aspect``) extended
-    about its centre: the result has that shape and holds all of ``box``."""
-    x0, x1, y0, y1 = (float(v) for v in box)
-    if not (math.isfinite(aspect) and aspect > 0):
-        raise ValueError(f"the aspect (width / height) must be a positive number, got {aspect!r}")
-    w, h = x1 - x0, y1 - y0
-    cx, cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
-    if w / h < aspect:
-        w = h * aspect
-    else:
-        h = w / aspect
-    return (cx - 0.5 * w, cx + 0.5 * w, cy - 0.5 * h, cy + 0.5 * h)
 
 
 # The maps are fitted again when their rooms' shape differs from their box's by more than this.

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..estimators import registry
-from ..pipeline import FitFailure, FitResult, data_box
+from ..pipeline import FitFailure, FitResult, box_for_aspect, data_box
 from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
 from ..views.chart_view import ChartArea
 from ..views.style import THEMES, apply_theme
@@ -450,14 +450,7 @@ class Workspace(QObject):
         w, h = view.viewbox.width(), view.viewbox.height()
         if w < 20 or h < 20:
             return (x0, x1, y0, y1)
-        aspect = w / h
-        bw, bh = x1 - x0, y1 - y0
-        cx, cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
-        if bw / bh < aspect:
-            bw = bh * aspect
-        else:
-            bh = bw / aspect
-        return (cx - bw / 2, cx + bw / 2, cy - bh / 2, cy + bh / 2)
+        return box_for_aspect((x0, x1, y0, y1), w / h)
 
     def reframe(self) -> None:
         """Every view shows the picture's box (or the points' when there is no picture)."""

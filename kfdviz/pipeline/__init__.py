@@ -5,7 +5,14 @@ the level-set grid, contour lines, per-class output histograms, embeddings, expa
 diagnostics as plain arrays. The GUI's worker, the command line and the tests all call it.
 """
 
-from .geometry import ContourLine, Histograms, choose_levels, data_box, grid_axes
+from .geometry import (
+    ContourLine,
+    Histograms,
+    box_for_aspect,
+    choose_levels,
+    data_box,
+    grid_axes,
+)
 from .request import CancelToken, FitCancelled, FitError, FitRequest, GridSpec, interruptible
 from .result import FitFailure, FitResult, GridPicture, Outcome, RegressionCurve, Tangents
 from .run import run_fit
@@ -24,6 +31,7 @@ __all__ = [
     "Outcome",
     "RegressionCurve",
     "Tangents",
+    "box_for_aspect",
     "choose_levels",
     "data_box",
     "grid_axes",

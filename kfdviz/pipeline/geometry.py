@@ -6,6 +6,7 @@ same numbers.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +49,21 @@ def data_box(X: np.ndarray, padding: float = 0.15) -> tuple[float, float, float,
         float(centre[1] - half[1]),
         float(centre[1] + half[1]),
     )
+
+
+def box_for_aspect(box, aspect: float) -> tuple[float, float, float, float]:
+    """``box`` = (x0, x1, y0, y1) with its shorter side (for width / height ``aspect``) extended
+    about its centre: the result has that shape and holds all of ``box``."""
+    x0, x1, y0, y1 = (float(v) for v in box)
+    if not (math.isfinite(aspect) and aspect > 0):
+        raise ValueError(f"the aspect (width / height) must be a positive number, got {aspect!r}")
+    w, h = x1 - x0, y1 - y0
+    cx, cy = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+    if w / h < aspect:
+        w = h * aspect
+    else:
+        h = w / aspect
+    return (cx - 0.5 * w, cx + 0.5 * w, cy - 0.5 * h, cy + 0.5 * h)
 
 
 def grid_axes(

@@ -74,6 +74,12 @@ def _superscript(label: str) -> str:
     return head + exp.translate(sup)
 
 
+def tick_text(v: float, step: float | None = None) -> str:
+    """A tick's label as it is painted (:func:`tick_label`, its power of ten raised): "0.5",
+    "1000", "10⁴", "2·10⁻⁵"."""
+    return _superscript(tick_label(float(v), step))
+
+
 # Left of a plot whose row shares the first plot's y axis: half an x tick label at its edge
 # (the plot before it leaves the other half on its right).
 SHARED_LEFT_PT = 4.0
@@ -142,7 +148,7 @@ def _widest_tick_label(c: _Canvas, lo: float, hi: float, font: QFont) -> float:
     values = ticks(lo, hi, 5)
     step = float(values[1] - values[0]) if len(values) > 1 else None
     return max(
-        (c.text_width(_superscript(tick_label(float(v), step)), font) for v in values),
+        (c.text_width(tick_text(v, step), font) for v in values),
         default=0.0,
     )
 
@@ -201,7 +207,7 @@ def _spaced_ticks(
         if len(values) > most:
             continue
         pitch = step / (hi - lo) * length
-        labels = [_superscript(tick_label(float(v), step)) for v in values]
+        labels = [tick_text(v, step) for v in values]
         need = (
             c.text_height(font)
             if across
@@ -211,7 +217,7 @@ def _spaced_ticks(
             return values
     if fallback is not None:
         ends = fallback[[0, -1]]
-        labels = [_superscript(tick_label(float(v), float(ends[1] - ends[0]))) for v in ends]
+        labels = [tick_text(v, float(ends[1] - ends[0])) for v in ends]
         need = (
             c.text_height(font)
             if across
@@ -258,7 +264,7 @@ def _paint_axes(
             c.text(
                 u,
                 r.bottom() + tick + c.pt(1),
-                _superscript(tick_label(float(x), xstep)),
+                tick_text(x, xstep),
                 font,
                 align="center",
                 valign="top",
@@ -274,7 +280,7 @@ def _paint_axes(
             c.text(
                 r.left() - tick - c.pt(2),
                 v,
-                _superscript(tick_label(float(y), ystep)),
+                tick_text(y, ystep),
                 font,
                 align="right",
                 valign="center",
@@ -290,9 +296,7 @@ def _paint_axes(
             c.text(r.center().x(), y, line, xfont, align="center", valign="top")
             y += c.text_height(xfont)
     if ylabel and ytick_labels:
-        widest = max(
-            (c.text_width(_superscript(tick_label(float(y), ystep)), font) for y in yt), default=0.0
-        )
+        widest = max((c.text_width(tick_text(y, ystep), font) for y in yt), default=0.0)
         x = r.left() - tick - c.pt(4) - widest
         yfont = c.fitted_font(ylabel, 8.5, r.height())
         c.text(x, r.center().y(), ylabel, yfont, align="center", valign="bottom", rotate=-90.0)

@@ -22,11 +22,10 @@ from .axes import (
     _plot_rect,
     _points,
     _spaced_ticks,
-    _superscript,
     _x_axis_room,
     fit_aspect,
     marker_pt,
-    tick_label,
+    tick_text,
 )
 from .canvas import (
     COLORBAR_BELOW_WIDTH_PT,
@@ -397,7 +396,7 @@ def _paint_colorbar(
 
     tv = _spaced_ticks(c, lo, hi, length, font, across=not below)
     step = float(tv[1] - tv[0]) if len(tv) > 1 else None
-    texts = [_superscript(tick_label(float(val), step)) for val in tv]
+    texts = [tick_text(val, step) for val in tv]
     path = QPainterPath()
     for val, text in zip(tv, texts, strict=True):
         p = at(float(val))

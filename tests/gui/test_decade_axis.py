@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kfdviz.figure.axes import _superscript, tick_label
 from kfdviz.views.decade_axis import DecadeAxis, decade_label
 
 pytestmark = pytest.mark.gui
@@ -24,11 +23,6 @@ def test_decades_read_as_plain_numbers_then_as_powers():
     assert decade_label(1e4) == "10⁴" and decade_label(1e-5) == "10⁻⁵"
     assert decade_label(2e5) == "2·10⁵" and decade_label(3.0) == "3"
     assert decade_label(0.0) == "" and decade_label(float("nan")) == ""
-
-
-@pytest.mark.parametrize("k", range(-6, 7))
-def test_the_window_and_the_figures_label_a_decade_alike(k):
-    assert decade_label(10.0**k) == _superscript(tick_label(10.0**k))
 
 
 def test_the_axis_labels_its_log_ticks_with_them(qapp):

@@ -389,7 +389,7 @@ def _render(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     # Rendering and sessions bring the pipeline and the figure code: loaded for `render` only.
     from kfdviz import render as rendering
-    from kfdviz.figure.export import check_size, format_of
+    from kfdviz.figure.export import check_size, format_of, save_figure
     from kfdviz.session import SessionError, load_session, save_session
 
     try:
@@ -431,16 +431,9 @@ def _render(args: argparse.Namespace) -> int:
                 print(path)
         else:
             # the data written beside the picture are the picture's: its maps' boxes
-            computed = rendering.picture_results(computed, args.size, args.dpi, options)
-            path, _ = rendering.render_state(
-                state,
-                args.out,
-                size=args.size,
-                dpi=args.dpi,
-                computed=computed,
-                figure_options=options,
-            )
-            print(path)
+            computed, plan = rendering.picture(computed, args.size, args.dpi, options)
+            save_figure(plan, args.out, args.size, args.dpi)
+            print(Path(args.out))
         if args.data:
             written = export_data(computed, args.data)
             for p in written if isinstance(written, tuple) else (written,):

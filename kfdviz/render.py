@@ -16,8 +16,8 @@ from pathlib import Path
 
 from . import presets
 from .charts import compute_charts
-from .figure.export import DEFAULT_DPI, format_of, render_image, save_figure
-from .figure.plan import TITLES, default_titles, plan_figure
+from .figure.export import format_of, render_image, save_figure, titles_for
+from .figure.plan import TITLES, FigurePlan, plan_figure
 from .pipeline import FitCancelled, FitError, box_for_aspect, data_box, run_fit
 from .session import SessionState, fit_requests, load_session, state_from_preset
 from .sweep import Sweep, run_sweep
@@ -108,24 +108,25 @@ def fit_maps_to_rooms(computed: Computed, plan, size=None, dpi=None) -> Computed
     return compute(state, box=box_for_aspect(data_box(state.X, padding), aspect))
 
 
-def picture_results(
+def picture(
     computed: Computed, size=None, dpi=None, figure_options: dict | None = None
-) -> Computed:
-    """What a picture of ``size`` at ``dpi`` shows of ``computed``: its feature maps fitted
-    to their rooms in that picture's layout (:func:`fit_maps_to_rooms`), so that the data
-    written beside a picture are the picture's."""
+) -> tuple[Computed, FigurePlan]:
+    """What a picture of ``size`` at ``dpi`` shows of ``computed``, and its figure plan: the
+    layout's options applied and the feature maps fitted to their rooms in that layout
+    (:func:`fit_maps_to_rooms`), so that the data written beside a picture are the picture's."""
     options = _checked_options(figure_options, size, dpi)
     plan = figure_plan(computed)
     plan.settings.update(options)
-    return fit_maps_to_rooms(computed, plan, size, dpi)
+    refitted = fit_maps_to_rooms(computed, plan, size, dpi)
+    if refitted is not computed:
+        plan = figure_plan(refitted)
+        plan.settings.update(options)
+    return refitted, plan
 
 
 def fitted_plan(computed: Computed, size=None, dpi=None, figure_options: dict | None = None):
-    """The figure plan of ``computed`` for a picture of ``size`` at ``dpi``: the layout's options
-    applied and the feature maps fitted to their rooms (:func:`picture_results`)."""
-    plan = figure_plan(picture_results(computed, size, dpi, figure_options))
-    plan.settings.update(_checked_options(figure_options, size, dpi))
-    return plan
+    """The figure plan of a picture of ``computed`` (:func:`picture`)."""
+    return picture(computed, size, dpi, figure_options)[1]
 
 
 # What a figure's layout may be asked for beside the session's own view settings ("auto"
@@ -204,9 +205,7 @@ def _checked_options(options: dict | None, size=None, dpi=None) -> dict:
                 f"figure option {key} = {value!r} is not one of "
                 f"{', '.join(repr(a) for a in allowed)}"
             )
-    if options.get("titles", "auto") == "auto":
-        width_in = float("inf") if size is None else float(size[0]) / float(dpi or DEFAULT_DPI)
-        options["titles"] = default_titles(width_in)
+    options["titles"] = titles_for(options.get("titles", "auto"), size, dpi)
     return options
 
 
@@ -251,6 +250,7 @@ __all__ = [
     "figure_plan",
     "fit_maps_to_rooms",
     "fitted_plan",
+    "picture",
     "render_all",
     "render_preset",
     "render_session",

@@ -132,7 +132,7 @@ def test_render_data_are_the_pictures_maps(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     computed = render.compute(session.state_from_preset("kfd-vs-kpca"))
-    shown = render.picture_results(computed, (1050, 700), 300)
+    shown, _ = render.picture(computed, (1050, 700), 300)
     assert shown is not computed, "the column's rooms are not of the data's shape"
     with np.load(npz, allow_pickle=False) as data:
         names = sorted(k.removesuffix("_grid_xs") for k in data.files if k.endswith("_grid_xs"))

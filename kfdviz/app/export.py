@@ -12,7 +12,6 @@ the same camera angles (vector paths and text).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,8 +43,9 @@ from ..figure.export import (
     format_of,
     render_image,
     save_figure,
+    titles_for,
 )
-from ..figure.plan import FigurePlan, PanelPlan, default_titles
+from ..figure.plan import FigurePlan, PanelPlan
 from ..session import VIEW_DEFAULTS
 from .file_dialogs import EXPORT_FOLDER, ask_save_path, last_folder, remember_folder
 
@@ -453,11 +453,9 @@ class Exporter(QObject):
         """Write the current picture to ``path`` (.png, .svg, .pdf) through the figure renderer,
         with ``titles`` (one of TITLE_CHOICES' values, or "auto": by the picture's width), its
         panels in ``arrangement``."""
-        if titles == "auto":
-            width_in = math.inf if size is None else size[0] / (dpi or DEFAULT_DPI)
-            titles = default_titles(width_in)
         try:
-            save_figure(with_layout(self.figure_plan(what), titles, arrangement), path, size, dpi)
+            plan = with_layout(self.figure_plan(what), titles_for(titles, size, dpi), arrangement)
+            save_figure(plan, path, size, dpi)
         except (OSError, ValueError) as exc:
             self.status.show(f"Could not export the figure: {exc}", kind="error")
             return False

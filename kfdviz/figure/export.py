@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic_file import atomic_path
-from .plan import FigurePlan
+from .plan import FigurePlan, default_titles
 
 DEFAULT_SIZE = (1600, 900)  # pixels: a 16:9 slide
 DEFAULT_DPI = 150.0
@@ -57,6 +57,16 @@ def default_size(
     height = natural_height(plan, width, dpi)
     top = round(width * 9 / 16) if tallest is None else int(tallest)
     return width, int(np.clip(height, min(round(0.3 * width), top), top))
+
+
+def titles_for(choice: str, size=None, dpi=None) -> str:
+    """The titles a picture of ``size`` pixels at ``dpi`` shows for the titles ``choice``:
+    "auto" is :func:`~kfdviz.figure.plan.default_titles` for its width (the default picture
+    is a slide's width); any other choice is itself."""
+    if choice != "auto":
+        return choice
+    width_in = float("inf") if size is None else float(size[0]) / float(dpi or DEFAULT_DPI)
+    return default_titles(width_in)
 
 
 def check_size(size, dpi, plan: FigurePlan | None = None) -> tuple[int, int, float]:
@@ -198,4 +208,5 @@ __all__ = [
     "save_pdf",
     "save_png",
     "save_svg",
+    "titles_for",
 ]

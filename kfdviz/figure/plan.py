@@ -460,9 +460,11 @@ def plan_figure(state, results, sweep=None, *, titles=None, charts=()) -> Figure
                 panels.append(PanelPlan("message", title, message="nothing to draw for this fit"))
     for panel in panels:
         # a panel captioned with its fit's parameters keeps their parts (FigurePlan.captions)
-        r = panel.result
-        if r is not None and panel.caption == describe_params(r.algorithm, r.params):
-            panel.caption_parts = tuple(param_parts(r.algorithm, r.params))
+        if panel.result is None:
+            continue
+        parts = tuple(param_parts(panel.result.algorithm, panel.result.params))
+        if panel.caption == join_caption(parts):
+            panel.caption_parts = parts
     chart_panels = [
         PanelPlan("chart", ch.title, ch.caption, ch.measures, chart=ch) for ch in charts or ()
     ]

@@ -6,11 +6,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core.expansion import Expansion
 from ..core.kernels import KERNEL_NAMES, Kernel
+from ._compat import Interval, StrOptions, num_samples
 
 # Declared once so that every estimator (and the GUI, which builds its widgets from these
 # constraints) agrees on the kernel parameters' names and ranges.
@@ -129,7 +129,7 @@ def non_finite_message(owner: str, kernel, X: np.ndarray, finite: np.ndarray) ->
 
 def _length(a) -> int | None:
     try:
-        return _num_samples(a)
+        return num_samples(a)
     except TypeError:
         return None
 

@@ -15,7 +15,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
@@ -27,6 +26,7 @@ from ..core.kfd_programs import solve_kfd_program
 from ..core.rayleigh import solve_rayleigh
 from ..core.thresholds import THRESHOLD_NAMES, GaussianOutputModel, fit_threshold
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
+from ._compat import Interval, StrOptions
 
 FORMULATIONS = ("rayleigh", "eigen", "qp", "sparse", "linear-sparse", "greedy")
 PROGRAM_LOSSES = ("squared", "absolute", "epsilon-insensitive", "huber")

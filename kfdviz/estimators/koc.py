@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 
 from ..core.expansion import Expansion
 from ..core.koc import KOC_ALGORITHMS, centroid_indicator, koc_cholesky, koc_gram_schmidt
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
+from ._compat import StrOptions
 from .kpca import expansion_over_all_points
 from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 

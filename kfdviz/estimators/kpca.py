@@ -6,7 +6,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ..core import scatter, tangents
@@ -14,6 +13,7 @@ from ..core.expansion import Expansion
 from ..core.kpca import centred_kpca
 from ..core.rayleigh import solve_rayleigh
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from ._compat import Interval
 from .spec import (
     KERNEL_PARAMS,
     TANGENT_CHOICES,

@@ -19,13 +19,13 @@ from sklearn.base import (
 )
 from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core.expansion import Expansion
 from ..core.kernels import Kernel
+from ._compat import Interval, StrOptions
 from .spec import AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 
 

@@ -6,12 +6,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ..core.expansion import Expansion
 from ..core.kpca import centred_kpca
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from ._compat import Interval
 from .kpca import expansion_over_all_points, lanczos_flops
 from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 

@@ -20,10 +20,10 @@ import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, OutlierMixin
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core.kernels import chunk_rows
+from ._compat import Interval
 from .spec import WIDTH, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 
 

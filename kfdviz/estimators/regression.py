@@ -16,13 +16,13 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils._param_validation import Hidden, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.kfd_programs import LOSSES, REGULARIZERS, solve_kfd_program
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from ._compat import Hidden, Interval, StrOptions
 from .program_cost import REGRESSION_COST
 from .spec import CENTERS, KERNEL_PARAMS, N_CENTERS, AlgorithmSpec, Kind, ParamSpec, mu_param
 

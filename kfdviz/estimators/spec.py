@@ -17,14 +17,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from numbers import Integral
 
-from sklearn.utils._param_validation import (
+from ..core.kernels import KERNEL_KINDS, KERNEL_NAMES
+from ._compat import (
     Interval,
     InvalidParameterError,
     StrOptions,
     validate_parameter_constraints,
 )
-
-from ..core.kernels import KERNEL_KINDS, KERNEL_NAMES
 
 
 class Kind(StrEnum):

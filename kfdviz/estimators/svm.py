@@ -19,13 +19,13 @@ from sklearn.base import (
     RegressorMixin,
 )
 from sklearn.svm import SVC, SVR, OneClassSVM
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ..core.expansion import Expansion
 from ..core.kernels import Kernel
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
+from ._compat import Interval, StrOptions
 from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
 
 _SVM_CONSTRAINTS = {

@@ -470,7 +470,7 @@ class EmbeddingDisplay(_FigureDisplay):
             k = 0 if result.embedding is None else result.embedding.shape[1]
             raise ValueError(
                 f"{result.title} gives {k} feature(s) here; an embedding picture needs two or "
-                "three (KOC gives one fewer than the classes: use three or more classes)."
+                "three: ask for more components, or give a discriminant more classes."
             )
         settings = {"azimuth": float(azimuth), "elevation": float(elevation), "theme": theme}
         return cls(result, estimator=estimator, title=title, settings=settings)

@@ -328,8 +328,8 @@ class OutputHistogramDisplay(_FigureDisplay):
 
     Made by :meth:`from_estimator`. Attributes
     ----------
-    outputs : ndarray of shape (n,)
-        The drawn output at the training points, then at the test points.
+    outputs, values : ndarray of shape (n,)
+        The counted output at the training points, then at the test points.
     edges : ndarray
         The bins' edges, shared by every histogram.
     density : dict
@@ -348,7 +348,7 @@ class OutputHistogramDisplay(_FigureDisplay):
         h = result.histograms
         self.feature = result.feature
         self.feature_label = result.feature_label
-        self.outputs = result.outputs
+        self.outputs = self.values = result.outputs
         self.edges = h.edges
         self.density = dict(h.density)
         self.counts = dict(h.counts)
@@ -406,7 +406,7 @@ class EmbeddingDisplay(_FigureDisplay):
 
     Made by :meth:`from_estimator`. Attributes
     ----------
-    embedding : ndarray of shape (n, k), k = 2 or 3
+    embedding, values : ndarray of shape (n, k), k = 2 or 3
         The training points' features, then the test points'.
     axis_labels : tuple of str
     azimuth, elevation : float
@@ -418,7 +418,7 @@ class EmbeddingDisplay(_FigureDisplay):
 
     def __init__(self, result: FitResult, **kwargs):
         super().__init__(result, **kwargs)
-        self.embedding = result.embedding
+        self.embedding = self.values = result.embedding
         self.axis_labels = result.embedding_labels
         self.azimuth = float(self.settings["azimuth"])
         self.elevation = float(self.settings["elevation"])

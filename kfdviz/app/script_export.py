@@ -13,6 +13,7 @@ asks for the file and writes both files atomically.
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import numpy as np
@@ -44,8 +45,19 @@ def _value(v):
     return v
 
 
+def _literal(v) -> str:
+    """``v`` as Python source, strings in double quotes (as the project's formatter writes)."""
+    v = _value(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # a JSON string is a Python string literal
+    if isinstance(v, tuple):
+        inner = ", ".join(_literal(x) for x in v)
+        return f"({inner},)" if len(v) == 1 else f"({inner})"
+    return repr(v)
+
+
 def _call(name: str, args: list[str], kwargs: dict) -> str:
-    parts = [*args, *(f"{k}={_value(v)!r}" for k, v in kwargs.items())]
+    parts = [*args, *(f"{k}={_literal(v)}" for k, v in kwargs.items())]
     one_line = f"{name}({', '.join(parts)})"
     if len(one_line) <= 88:
         return one_line
@@ -108,8 +120,7 @@ def script_text(computed: render.Computed, data_name: str, picture_stem: str) ->
         "from pathlib import Path",
         "",
         "import numpy as np",
-        "",
-        f"from kfdviz import {', '.join(displays + names)}",
+        f"from kfdviz import {', '.join(sorted(displays + names))}",
         "",
         "HERE = Path(__file__).resolve().parent",
         f'data = np.load(HERE / "{data_name}")',
@@ -159,15 +170,15 @@ def script_text(computed: render.Computed, data_name: str, picture_stem: str) ->
             kwargs["theme"] = settings["theme"]
         lines.append(f"shown = {_call(display + '.from_estimator', args, kwargs)}")
         lines.append("displays.append(shown)")
-    many = len(panels) > 1
-    lines += [
-        "",
-        "display = displays[0]",
-        "for i, shown in enumerate(displays, start=1):",
-        f'    name = f"{picture_stem}-{{i}}.png" if {many!r} else "{picture_stem}.png"',
-        "    print(shown.save(HERE / name))",
-        "",
-    ]
+    lines += ["", "display = displays[0]"]
+    if len(panels) == 1:
+        lines.append(f"print(display.save(HERE / {_literal(picture_stem + '.png')}))")
+    else:
+        lines += [
+            "for i, shown in enumerate(displays, start=1):",
+            f"    print(shown.save(HERE / f{_literal(picture_stem + '-{i}.png')}))",
+        ]
+    lines.append("")
     return "\n".join(lines)
 
 

@@ -94,7 +94,7 @@ def test_level_values_are_the_decision_function_at_the_grid(moons):
 
 @pytest.mark.parametrize("feature", [0, 1, 2])
 def test_kernel_pca_feature_is_its_transform_column(moons, feature):
-    X, y, *_ = moons
+    X, _y, *_ = moons
     kpca = kfdviz.KernelPCA(n_components=3, width=0.5).fit(X)
     d = LevelSetDisplay.from_estimator(kpca, X, feature=feature, grid_resolution=40)
     expected = kpca.transform(d.grid.reshape(-1, 2))[:, feature].reshape(d.values.shape)
@@ -207,7 +207,7 @@ def test_png_svg_and_pdf_files(moons, qapp, tmp_path):
 
 
 def test_a_failed_save_keeps_the_old_file(moons, qapp, tmp_path):
-    X, y, *_ = moons
+    X, _y, *_ = moons
     d = LevelSetDisplay.from_estimator(kfdviz.KernelPCA().fit(X), X, grid_resolution=30)
     target = tmp_path / "kept.png"
     target.write_bytes(b"old")
@@ -230,7 +230,7 @@ def test_bad_input_says_what_to_do(moons):
     with pytest.raises(TypeError, match="not a kfdviz estimator"):
         LevelSetDisplay.from_estimator(LogisticRegression().fit(X, y), X, y)
     X3 = np.column_stack([X, X[:, 0]])
-    with pytest.raises(ValueError, match="3 columns. Use EmbeddingDisplay"):
+    with pytest.raises(ValueError, match=r"3 columns\. Use EmbeddingDisplay"):
         LevelSetDisplay.from_estimator(kfdviz.KernelPCA().fit(X3), X3)
     with pytest.raises(ValueError, match="fitted on 2"):
         LevelSetDisplay.from_estimator(kpca, X[:, :1])

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .figure.export import format_of, render_image, save_figure, save_svg, titles_for
+from .figure.palette import THEMES
 from .figure.plan import FigurePlan, plan_figure
 from .pipeline.fitted import describe_fitted
 from .pipeline.geometry import split_pieces
@@ -59,6 +60,13 @@ def ensure_painter_app():
         return ensure_app()
     finally:
         del os.environ["QT_QPA_PLATFORM"]
+
+
+def _checked_theme(theme) -> str:
+    """``theme`` when the painter has it; ValueError naming the themes otherwise."""
+    if theme not in THEMES:
+        raise ValueError(f"theme must be one of {', '.join(map(repr, THEMES))}, not {theme!r}.")
+    return theme
 
 
 def _joined(X, y, X_test, y_test):
@@ -288,6 +296,11 @@ class LevelSetDisplay(_FigureDisplay):
         -------
         LevelSetDisplay
         """
+        _checked_theme(theme)
+        if show_expansion not in ("auto", True, False):
+            raise ValueError(
+                f"show_expansion must be 'auto', True or False, not {show_expansion!r}."
+            )
         points, labels, test = _joined(X, y, X_test, y_test)
         if points.shape[1] not in (1, 2):
             raise ValueError(
@@ -388,6 +401,7 @@ class OutputHistogramDisplay(_FigureDisplay):
         -------
         OutputHistogramDisplay
         """
+        _checked_theme(theme)
         points, labels, test = _joined(X, y, X_test, y_test)
         result = describe_fitted(estimator, points, labels, test, feature=feature, bins=bins)
         if result.histograms is None:
@@ -459,6 +473,7 @@ class EmbeddingDisplay(_FigureDisplay):
         -------
         EmbeddingDisplay
         """
+        _checked_theme(theme)
         if n_components not in (2, 3):
             raise ValueError(f"n_components must be 2 or 3, not {n_components!r}.")
         for name, angle in (("azimuth", azimuth), ("elevation", elevation)):

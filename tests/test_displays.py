@@ -245,6 +245,10 @@ def test_bad_input_says_what_to_do(moons):
         LevelSetDisplay.from_estimator(kpca, X[:, :1])
     with pytest.raises(ValueError, match="y and y_test"):
         LevelSetDisplay.from_estimator(kpca, X, y, X_test=X)
+    with pytest.raises(ValueError, match="theme must be one of 'light', 'dark'"):
+        LevelSetDisplay.from_estimator(kpca, X, theme="purple")
+    with pytest.raises(ValueError, match="show_expansion must be"):
+        LevelSetDisplay.from_estimator(kpca, X, show_expansion="some")
     one = kfdviz.KernelPCA(n_components=1).fit(X)
     with pytest.raises(ValueError, match="gives 1 feature"):
         EmbeddingDisplay.from_estimator(one, X, y)

@@ -120,3 +120,13 @@ def test_nothing_to_export_is_said(tmp_path):
     with pytest.raises(ValueError, match="nothing is fitted yet"):
         script_export.write_script(computed, tmp_path / "x.py")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_is_not_written_as_a_script(tmp_path):
+    from kfdviz import render
+    from kfdviz.session import state_from_preset
+
+    computed = render.Computed(state_from_preset("default"), [], sweep=object())
+    with pytest.raises(ValueError, match="a sweep's curves refit the estimator"):
+        script_export.write_script(computed, tmp_path / "x.py")
+    assert list(tmp_path.iterdir()) == []

@@ -107,7 +107,18 @@ class _FigureDisplay:
         self.settings = dict(settings or {})
 
     def figure_plan(self, titles: str = "all") -> FigurePlan:
-        """The figure the painter draws: one panel (two for the histograms: training and test)."""
+        """The figure the painter draws: one panel (two for the histograms).
+
+        Parameters
+        ----------
+        titles : {"all", "panels", "none"}, default="all"
+            Which titles the figure shows.
+
+        Returns
+        -------
+        FigurePlan
+            What :mod:`kfdviz.figure` paints.
+        """
         r = self.result
         state = SessionState(
             X=r.X,
@@ -123,8 +134,24 @@ class _FigureDisplay:
         return plan
 
     def to_png(self, size=None, dpi=None, titles: str = "auto") -> bytes:
-        """The picture as PNG bytes, ``size`` = (width, height) pixels at ``dpi`` (by default
-        a slide's width, as tall as the panels need)."""
+        """The picture as PNG bytes.
+
+        Parameters
+        ----------
+        size : (int, int), optional
+            (width, height) in pixels; by default a slide's width (1600 pixels at 150 dpi) and
+            as tall as the panels need.
+        dpi : float, optional
+            The resolution the text and lines are set at (default 150).
+        titles : {"auto", "all", "panels", "none"}, default="auto"
+            Which titles the picture shows: the figure's and the panels', the panels' only, or
+            none; "auto" chooses by the picture's width (a paper's column gets the panels').
+
+        Returns
+        -------
+        bytes
+            A PNG file's content, its resolution recorded in it.
+        """
         # Qt loads only to paint (see the module docstring).
         from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
@@ -140,7 +167,24 @@ class _FigureDisplay:
         return bytes(data.data())
 
     def to_svg(self, size=None, dpi=None, titles: str = "auto") -> str:
-        """The picture as SVG text (vector paths and text, the feature image embedded)."""
+        """The picture as SVG text: vector paths and text, the filled levels embedded as PNG.
+
+        Parameters
+        ----------
+        size : (int, int), optional
+            (width, height) in pixels; by default a slide's width (1600 pixels at 150 dpi) and
+            as tall as the panels need.
+        dpi : float, optional
+            The resolution the text and lines are set at (default 150).
+        titles : {"auto", "all", "panels", "none"}, default="auto"
+            Which titles the picture shows: the figure's and the panels', the panels' only, or
+            none; "auto" chooses by the picture's width (a paper's column gets the panels').
+
+        Returns
+        -------
+        str
+            An SVG document.
+        """
         ensure_painter_app()
         plan = self.figure_plan(titles_for(titles, size, dpi))
         with tempfile.TemporaryDirectory(prefix="kfdviz-") as folder:
@@ -165,12 +209,28 @@ class _FigureDisplay:
         return self.to_svg(size, dpi)
 
     def save(self, path, *, size=None, dpi=None, titles: str = "auto") -> Path:
-        """Write the picture to ``path``: .png (``size`` = (width, height) pixels at ``dpi``),
-        .svg or .pdf (vector paths and text), as ``kfdviz render`` writes its figures.
+        """Write the picture to a PNG, SVG or PDF file, as ``kfdviz render`` writes figures.
 
-        ``titles``: "all" (the figure's and the panel's), "panels", "none", or "auto" (by the
-        picture's width: a paper's column gets the panels' only). The file is replaced
-        atomically: a failed save leaves what was there.
+        The file is replaced atomically: a failed save leaves what was there.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file; its suffix (.png, .svg, .pdf) chooses the format. SVG and PDF hold vector
+            paths and text, the filled levels embedded as an image.
+        size : (int, int), optional
+            (width, height) in pixels; by default a slide's width (1600 pixels at 150 dpi) and
+            as tall as the panels need.
+        dpi : float, optional
+            The resolution the text and lines are set at (default 150).
+        titles : {"auto", "all", "panels", "none"}, default="auto"
+            Which titles the picture shows: the figure's and the panels', the panels' only, or
+            none; "auto" chooses by the picture's width (a paper's column gets the panels').
+
+        Returns
+        -------
+        Path
+            The file written.
         """
         format_of(path)  # an unknown suffix is refused before anything is painted
         ensure_painter_app()
@@ -183,10 +243,23 @@ class _FigureDisplay:
 
 
 class LevelSetDisplay(_FigureDisplay):
-    """The level sets of a fitted estimator's output over 2-D input (a regressor's curve over
-    1-D input), with the training and test points, the decision boundary and expansion points.
+    """The level sets of a fitted estimator's output over 2-D input, or a regressor's curve.
 
-    Made by :meth:`from_estimator`. Attributes
+    The training and test points are drawn over the filled levels, with the decision boundary,
+    the expansion points and a colour bar. Made by :meth:`from_estimator`.
+
+    Parameters
+    ----------
+    result : FitResult
+        The arrays drawn (:func:`kfdviz.pipeline.fitted.describe_fitted`).
+    estimator : object, optional
+        The fitted estimator they come from.
+    title : str, optional
+        The panel's title; by default the algorithm's name.
+    settings : dict, optional
+        View settings of the picture (``theme``, ``show_points``, ...).
+
+    Attributes
     ----------
     grid : ndarray of shape (ny, nx, 2), or (m, 1) for a curve
         The points the output was evaluated at: ``grid[b, a] = (xs[a], ys[b])``.
@@ -208,12 +281,29 @@ class LevelSetDisplay(_FigureDisplay):
         The points the output's kernel expansion is over, with a non-zero coefficient.
     result : FitResult
         Every array the painter draws.
+
+    See Also
+    --------
+    OutputHistogramDisplay : The outputs' histograms per class.
+    EmbeddingDisplay : The points in the first features.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from kfdviz import KernelFisherDiscriminant, LevelSetDisplay
+    >>> X, y = make_moons(60, noise=0.1, random_state=0)
+    >>> kfd = KernelFisherDiscriminant(width=0.5).fit(X, y)
+    >>> shown = LevelSetDisplay.from_estimator(kfd, X, y, grid_resolution=50)
+    >>> shown.values.shape == shown.grid.shape[:2]
+    True
+    >>> bool(np.allclose(kfd.decision_function(shown.grid.reshape(-1, 2)), shown.values.ravel()))
+    True
     """
 
     _view = "input"
 
-    def __init__(self, result: FitResult, **kwargs):
-        super().__init__(result, **kwargs)
+    def __init__(self, result: FitResult, *, estimator=None, title=None, settings=None):
+        super().__init__(result, estimator=estimator, title=title, settings=settings)
         r = result
         self.feature = r.feature
         self.feature_label = r.feature_label
@@ -286,15 +376,19 @@ class LevelSetDisplay(_FigureDisplay):
             The number of contour levels.
         title : str, optional
             The panel's title; by default the algorithm's name.
-        show_points, show_contours, show_boundary, show_colorbar : bool, default=True
-            What the picture shows besides the filled levels.
+        show_points, show_contours, show_boundary : bool, default=True
+            Whether the picture shows the points, the contour lines and the decision boundary.
         show_expansion : "auto" or bool, default="auto"
             Circle the expansion points ("auto": where fewer than all training points are).
+        show_colorbar : bool, default=True
+            Whether a colour bar shows the levels' values.
         theme : {"light", "dark"}, default="light"
+            The picture's colours.
 
         Returns
         -------
         LevelSetDisplay
+            The arrays and their picture.
         """
         _checked_theme(theme)
         if show_expansion not in ("auto", True, False):
@@ -336,10 +430,23 @@ class LevelSetDisplay(_FigureDisplay):
 
 
 class OutputHistogramDisplay(_FigureDisplay):
-    """The fitted estimator's outputs as histograms per class: the training set's and the test
-    set's side by side (a classifier's training and test outputs, the NIPS'99 figure).
+    """The fitted estimator's outputs as histograms per class, training and test set apart.
 
-    Made by :meth:`from_estimator`. Attributes
+    The training set's and the test set's histograms are drawn side by side, the decision
+    threshold marked (the NIPS'99 paper's figure). Made by :meth:`from_estimator`.
+
+    Parameters
+    ----------
+    result : FitResult
+        The arrays drawn (:func:`kfdviz.pipeline.fitted.describe_fitted`).
+    estimator : object, optional
+        The fitted estimator they come from.
+    title : str, optional
+        The panel's title; by default the algorithm's name.
+    settings : dict, optional
+        View settings of the picture (``theme``, ``show_points``, ...).
+
+    Attributes
     ----------
     outputs, values : ndarray of shape (n,)
         The counted output at the training points, then at the test points.
@@ -352,12 +459,29 @@ class OutputHistogramDisplay(_FigureDisplay):
     threshold : float or None
         The decision threshold on the outputs' scale, drawn as a line.
     result : FitResult
+
+    See Also
+    --------
+    LevelSetDisplay : The output's level sets over the input.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from kfdviz import KernelFisherDiscriminant, OutputHistogramDisplay
+    >>> X, y = make_moons(60, noise=0.1, random_state=0)
+    >>> X_test, y_test = make_moons(30, noise=0.1, random_state=1)
+    >>> kfd = KernelFisherDiscriminant(width=0.5).fit(X, y)
+    >>> hist = OutputHistogramDisplay.from_estimator(kfd, X, y, X_test, y_test, bins=10)
+    >>> sorted(hist.counts)
+    [(0, 'test'), (0, 'train'), (1, 'test'), (1, 'train')]
+    >>> int(hist.counts[(0, "train")].sum())
+    30
     """
 
     _view = "outputs"
 
-    def __init__(self, result: FitResult, **kwargs):
-        super().__init__(result, **kwargs)
+    def __init__(self, result: FitResult, *, estimator=None, title=None, settings=None):
+        super().__init__(result, estimator=estimator, title=title, settings=settings)
         h = result.histograms
         self.feature = result.feature
         self.feature_label = result.feature_label
@@ -381,12 +505,12 @@ class OutputHistogramDisplay(_FigureDisplay):
         title: str | None = None,
         theme: str = "light",
     ) -> OutputHistogramDisplay:
-        """Histograms of the fitted ``estimator``'s output at the training points ``X`` (and
-        the test points ``X_test``), per class of ``y`` (``y_test``).
+        """Histograms of the fitted ``estimator``'s output per class and set.
 
         Parameters
         ----------
         estimator : fitted kfdviz estimator, or a fitted Pipeline ending in one
+            Evaluated at the points, never fitted.
         X, y : array-like
             The training points and their labels (None for a novelty detector's one group).
         X_test, y_test : array-like, optional
@@ -394,12 +518,16 @@ class OutputHistogramDisplay(_FigureDisplay):
         feature : "auto", "decision", "score" or int, default="auto"
             The output counted (see :meth:`LevelSetDisplay.from_estimator`).
         bins : int, default=30
+            The number of bins, shared by every histogram.
         title : str, optional
+            The panels' title; by default the algorithm's name.
         theme : {"light", "dark"}, default="light"
+            The picture's colours.
 
         Returns
         -------
         OutputHistogramDisplay
+            The histograms and their picture.
         """
         _checked_theme(theme)
         points, labels, test = _joined(X, y, X_test, y_test)
@@ -415,10 +543,23 @@ class OutputHistogramDisplay(_FigureDisplay):
 
 
 class EmbeddingDisplay(_FigureDisplay):
-    """The points in the fitted estimator's first two or three features (``transform``), seen
-    from fixed angles (KOC's embedding, kernel PCA's first components).
+    """The points in the fitted estimator's first two or three features, from fixed angles.
 
-    Made by :meth:`from_estimator`. Attributes
+    The features are the estimator's ``transform`` (KOC's embedding, kernel PCA's first
+    components), the test points hollow. Made by :meth:`from_estimator`.
+
+    Parameters
+    ----------
+    result : FitResult
+        The arrays drawn (:func:`kfdviz.pipeline.fitted.describe_fitted`).
+    estimator : object, optional
+        The fitted estimator they come from.
+    title : str, optional
+        The panel's title; by default the algorithm's name.
+    settings : dict, optional
+        View settings of the picture (``theme``, ``show_points``, ...).
+
+    Attributes
     ----------
     embedding, values : ndarray of shape (n, k), k = 2 or 3
         The training points' features, then the test points'.
@@ -426,12 +567,26 @@ class EmbeddingDisplay(_FigureDisplay):
     azimuth, elevation : float
         The viewing angles in degrees.
     result : FitResult
+
+    See Also
+    --------
+    LevelSetDisplay : A feature's level sets over 2-D input.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from kfdviz import EmbeddingDisplay, KernelOrthogonalCentroid
+    >>> X, y = make_blobs(80, n_features=4, centers=4, random_state=0)
+    >>> koc = KernelOrthogonalCentroid(width=10.0).fit(X, y)
+    >>> shown = EmbeddingDisplay.from_estimator(koc, X, y, azimuth=50, elevation=25)
+    >>> shown.embedding.shape
+    (80, 3)
     """
 
     _view = "embedding"
 
-    def __init__(self, result: FitResult, **kwargs):
-        super().__init__(result, **kwargs)
+    def __init__(self, result: FitResult, *, estimator=None, title=None, settings=None):
+        super().__init__(result, estimator=estimator, title=title, settings=settings)
         self.embedding = self.values = result.embedding
         self.axis_labels = result.embedding_labels
         self.azimuth = float(self.settings["azimuth"])
@@ -452,12 +607,12 @@ class EmbeddingDisplay(_FigureDisplay):
         title: str | None = None,
         theme: str = "light",
     ) -> EmbeddingDisplay:
-        """The points ``X`` (and ``X_test``) in the fitted ``estimator``'s first
-        ``n_components`` (2 or 3) features, coloured by ``y``.
+        """The points in the fitted ``estimator``'s first two or three features.
 
         Parameters
         ----------
         estimator : fitted kfdviz estimator with ``transform``, or a Pipeline ending in one
+            Evaluated at the points, never fitted.
         X, y : array-like
             The training points (any number of columns) and their labels, optional.
         X_test, y_test : array-like, optional
@@ -467,11 +622,14 @@ class EmbeddingDisplay(_FigureDisplay):
         azimuth, elevation : float, default=38, 22
             The viewing angles, degrees.
         title : str, optional
+            The panel's title; by default the algorithm's name.
         theme : {"light", "dark"}, default="light"
+            The picture's colours.
 
         Returns
         -------
         EmbeddingDisplay
+            The embedding and its picture.
         """
         _checked_theme(theme)
         if n_components not in (2, 3):

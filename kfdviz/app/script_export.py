@@ -94,6 +94,20 @@ def _panel_displays(computed: render.Computed) -> list[tuple[object, str, str]]:
     return shown
 
 
+def _left_out(computed: render.Computed) -> list[str]:
+    """What the window's picture shows that no display draws, said in the script."""
+    notes = []
+    if computed.charts:
+        names = ", ".join(chart.title for chart in computed.charts)
+        notes.append(f"Not rebuilt here: the charts the window computes ({names}).")
+    if computed.state.with_svr and computed.state.regression:
+        notes.append(
+            "Not rebuilt here: the window's support vector regression curve beside the fit "
+            "(draw SupportVectorRegressor with the same kernel for it)."
+        )
+    return notes
+
+
 def script_text(computed: render.Computed, data_name: str, picture_stem: str) -> str:
     """The code that rebuilds ``computed``'s picture: it reads the points from ``data_name``
     (beside the script) and saves ``picture_stem``.png (``picture_stem``-1.png, ... for more
@@ -134,6 +148,7 @@ def script_text(computed: render.Computed, data_name: str, picture_stem: str) ->
         "",
         "displays = []",
     ]
+    lines += [f"# {note}" for note in _left_out(computed)]
     for r, display, title in panels:
         spec = registry.get(r.algorithm)
         params = dict(r.params)

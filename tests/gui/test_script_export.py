@@ -130,3 +130,14 @@ def test_a_sweep_is_not_written_as_a_script(tmp_path):
     with pytest.raises(ValueError, match="a sweep's curves refit the estimator"):
         script_export.write_script(computed, tmp_path / "x.py")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_what_no_display_draws_is_said_in_the_script():
+    from kfdviz import render
+    from kfdviz.session import state_from_preset
+
+    computed = render.compute(state_from_preset("kfd-regression-noisy"))
+    assert computed.state.with_svr
+    text = script_export.script_text(computed, "x.npz", "x")
+    assert "# Not rebuilt here: the window's support vector regression curve" in text
+    compile(text, "x.py", "exec")

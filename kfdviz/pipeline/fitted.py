@@ -63,13 +63,6 @@ def spec_of(estimator):
     return spec, params
 
 
-def feature_options(estimator, X: np.ndarray) -> list[tuple[int | str, str]]:
-    """The outputs of the fitted ``estimator`` that can be drawn: (key, label) pairs, as the
-    window's Feature list offers them."""
-    builder = _builder(estimator, FitRequest("", X=X[:1]))
-    return builder.options(builder.n_features())
-
-
 def describe_fitted(
     estimator,
     X,
@@ -183,4 +176,4 @@ def _no_report(fraction: float, message: str) -> None:
     return None
 
 
-__all__ = ["describe_fitted", "feature_options", "final_step", "spec_of"]
+__all__ = ["describe_fitted", "final_step", "spec_of"]

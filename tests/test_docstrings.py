@@ -103,3 +103,28 @@ def test_the_validator_finds_what_is_missing():
     finally:
         del module.Undocumented
     assert "GL08" in {code for code, _ in errors}
+
+
+DISPLAYS = ("LevelSetDisplay", "OutputHistogramDisplay", "EmbeddingDisplay")
+DISPLAY_METHODS = ("from_estimator", "save", "to_png", "to_svg", "figure_plan")
+
+
+@pytest.mark.parametrize("name", DISPLAYS)
+def test_the_displays_docstrings_pass_numpydoc_and_their_examples_run(name):
+    cls = getattr(kfdviz, name)
+    base = f"{cls.__module__}.{name}"
+    problems = [
+        f"{where}: {code} {message}"
+        for where, ignored in [(base, CLASS_IGNORED)]
+        + [(f"{base}.{m}", METHOD_IGNORED) for m in DISPLAY_METHODS]
+        for code, message in numpydoc_validate.validate(where)["errors"]
+        if code not in ignored
+    ]
+    assert not problems, "\n".join(problems)
+    module = importlib.import_module(cls.__module__)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = [t for t in doctest.DocTestFinder().find(cls, module=module) if t.examples]
+    assert tests, f"{name} has no Examples"
+    for test in tests:
+        runner.run(test)
+    assert runner.failures == 0, f"{name}'s examples fail"

@@ -411,6 +411,10 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(distributions, tmp_pat
     )
     assert result.stdout.strip().endswith("x.png")
     _assert_real_picture(work / "x.png", 800, 300)
+    # A display of the user's own estimator, with no display to draw on.
+    headless = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    _run([python, "-c", DISPLAY_CHECK], cwd=work, env=headless)
+    _assert_real_picture(work / "display.png", 800, 300)
 
     # The icon files come from the installed package too.
     home = tmp_path / "xdg"
@@ -423,6 +427,19 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(distributions, tmp_pat
     assert _exec_arguments(exec_line) == [str(kfdviz.absolute())]
     _run([kfdviz, "desktop", "uninstall"], cwd=work, env=env)
     assert not any(p.is_file() for p in home.rglob("*"))
+
+
+DISPLAY_CHECK = textwrap.dedent(
+    """
+    from sklearn.datasets import make_moons
+
+    import kfdviz
+
+    X, y = make_moons(100, noise=0.1, random_state=0)
+    kfd = kfdviz.KernelFisherDiscriminant(width=0.5).fit(X, y)
+    kfdviz.LevelSetDisplay.from_estimator(kfd, X, y).save("display.png")
+    """
+)
 
 
 FLOOR_CHECK = textwrap.dedent(

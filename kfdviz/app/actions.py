@@ -134,6 +134,13 @@ ACTIONS = (
         "exporter.export_data",
     ),
     ActionSpec(
+        "export_script",
+        "Export as Python script…",
+        None,
+        "Write a script that rebuilds this picture with the library, its points beside it",
+        "exporter.export_script",
+    ),
+    ActionSpec(
         "export_3d",
         "Export 3-D view…",
         None,
@@ -222,6 +229,7 @@ MENUS = (
             None,
             "export",
             "export_data",
+            "export_script",
             "export_3d",
             "screenshot",
             None,

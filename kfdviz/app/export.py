@@ -48,6 +48,7 @@ from ..figure.export import (
 from ..figure.plan import FigurePlan, PanelPlan
 from ..session import VIEW_DEFAULTS
 from .file_dialogs import EXPORT_FOLDER, ask_save_path, last_folder, remember_folder
+from .script_export import export_script
 
 SLIDE = (1600, 900)
 COLUMN_INCHES = 3.5
@@ -511,6 +512,10 @@ class Exporter(QObject):
             "Exported the data to " + " and ".join(Path(f).name for f in files), kind="info"
         )
         return True
+
+    def export_script(self) -> bool:
+        """File → Export as Python script… (:mod:`.script_export`)."""
+        return export_script(self)
 
     # -- the 3-D view --------------------------------------------------------------------------
     def current_3d_view(self):

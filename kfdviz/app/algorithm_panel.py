@@ -55,6 +55,9 @@ class AlgorithmPanel(QWidget):
         self._linked: set[str] = set()
         self._links_shown = False  # the compare layout: a link toggle beside each parameter
         self._link_buttons: dict[str, LinkButton] = {}
+        self._gesture: tuple | None = None  # (parameter, number) of the change being made
+        self._gestures = 0
+        self._prefix = ""  # "Panel 2 " while the panel edits compare panel 2
 
         self.combo = compact_combo(12)
         self.combo.setToolTip("The algorithm to fit (the compare layout can show up to four)")
@@ -89,6 +92,11 @@ class AlgorithmPanel(QWidget):
         top.addRow("Algorithm", self.combo)
         top.addRow("", self.description)
         top.addRow("Show", self.feature)
+        self._fixed_names = (
+            (self.combo, "Algorithm"),
+            (self.feature, "Show"),
+            (self.width_from_data, "Width from data"),
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
@@ -189,10 +197,12 @@ class AlgorithmPanel(QWidget):
             form = self.kernel_form if p.name in KERNEL_PARAMETERS else self.params_form
             if p.kind == "bool":
                 label = QLabel("")
+            w.set_accessible_label(self._prefix + (p.label or p.name))
             field = with_link_button(w, self._link_button(p.name))
             form.addRow(label, field)
             self._widgets[p.name] = w
             self._rows[p.name] = (label, field)
+        self._name_fixed()
         self.params_box.setVisible(any(p.name not in KERNEL_PARAMETERS for p in spec.params))
         self.kernel_box.setVisible(any(p.name in KERNEL_PARAMETERS for p in spec.params))
         self._update_visibility()
@@ -219,9 +229,36 @@ class AlgorithmPanel(QWidget):
         sender = self.sender()
         if isinstance(sender, ParamWidget):
             sender.set_error(None)
+            name = sender.spec.name
+            if not (sender.dragging() and self._gesture and self._gesture[0] == name):
+                self._gestures += 1
+                self._gesture = (name, self._gestures)
         self._update_visibility()
         self._remember()
         self.changed.emit()
+
+    def gesture(self) -> tuple | None:
+        """(parameter, number) of the last change of a parameter: the same for every change
+        of one slider drag, new for any other change (a value typed, another parameter)."""
+        return self._gesture
+
+    def set_name_prefix(self, prefix: str) -> None:
+        """Controls named for the picture they edit: "Panel 2 Width c" with ``prefix``
+        "Panel 2 " (the compare layout), "Width c" with ""."""
+        self._prefix = prefix
+        spec = self.spec()
+        for p in spec.params:
+            w = self._widgets.get(p.name)
+            if w is not None:
+                w.set_accessible_label(prefix + (p.label or p.name))
+        self._name_fixed()
+
+    def _name_fixed(self) -> None:
+        for widget, label in self._fixed_names:
+            widget.setAccessibleName(self._prefix + label)
+        for name, button in self._link_buttons.items():
+            label = next((p.label or p.name for p in self.spec().params if p.name == name), name)
+            button.setAccessibleName(f"{self._prefix}Link {label}")
 
     def widget(self, name: str) -> ParamWidget | None:
         return self._widgets.get(name)
@@ -260,6 +297,8 @@ class AlgorithmPanel(QWidget):
         if w is not None:
             w.set_value(float(f"{width:.3g}"))
             w.set_error(None)
+            self._gestures += 1
+            self._gesture = ("width", self._gestures)
             self._remember()
             self.changed.emit()
 

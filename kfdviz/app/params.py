@@ -11,6 +11,7 @@ import math
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -109,6 +110,21 @@ class ParamWidget(QWidget):
         """The widget that shows the error frame."""
         return self
 
+    def dragging(self) -> bool:
+        """Whether the user is dragging this widget's slider (its changes are one step)."""
+        return False
+
+    def set_accessible_label(self, label: str) -> None:
+        """Name this widget and every control in it ``label``, as its row is labelled."""
+        self.setAccessibleName(label)
+        for child in self.findChildren(QWidget):
+            if child.focusPolicy() == Qt.FocusPolicy.NoFocus:
+                continue
+            text = child.text() if isinstance(child, QAbstractButton) else ""
+            own = text.replace("&", "")
+            # a check box of several (the choices of a tuple) is named by its own text too
+            child.setAccessibleName(label if not own or label.endswith(own) else f"{label} {own}")
+
     def error(self) -> str | None:
         return self._error
 
@@ -157,6 +173,9 @@ class FloatParam(ParamWidget):
 
     def editor(self) -> QWidget:
         return self.field
+
+    def dragging(self) -> bool:
+        return self.slider.isSliderDown()
 
     def _to_slider(self, v: float) -> int:
         if self.log:

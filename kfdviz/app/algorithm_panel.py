@@ -147,6 +147,7 @@ class AlgorithmPanel(QWidget):
         return registry.get(self.algorithm())
 
     def _algorithm_changed(self, _index: int) -> None:
+        self._gesture = None
         self._remember_for(self._built_key)
         self._feature_value = "auto"
         self._build()
@@ -385,6 +386,7 @@ class AlgorithmPanel(QWidget):
     def set_state(self, key: str, params: dict | None = None, feature="auto") -> None:
         """Select ``key`` with ``params`` (others at their remembered values or defaults)."""
         params = dict(params or {})
+        self._gesture = None
         spec = registry.get(key)
         mode = "regression" if spec.kind == "regressor" else "classification"
         if mode != self._mode:

@@ -89,6 +89,8 @@ class ComparePanel(QFrame):
         self.edit_button.setCheckable(True)
         self.edit_button.setToolTip("Edit this panel's parameters in the algorithm panel")
         self.edit_button.clicked.connect(lambda: self.activated.emit(self.index))
+        self.combo.setAccessibleName(f"Panel {index + 1} Algorithm")
+        self.edit_button.setAccessibleName(f"Panel {index + 1} Edit")
         head = QHBoxLayout()
         head.setContentsMargins(2, 2, 2, 2)
         head.addWidget(self.combo, 1)
@@ -275,6 +277,8 @@ class CompareView(QWidget):
             "What each panel shows: the input space with the level sets, the histograms of "
             "the outputs, or the embedding of the points (3-D data: always the embedding)"
         )
+        self.count.setAccessibleName("Compare panels")
+        self.mode.setAccessibleName("Compare panels show")
         self.mode.currentIndexChanged.connect(
             lambda _i: self.mode_changed.emit(self.mode.currentData())
         )

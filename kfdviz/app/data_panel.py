@@ -172,6 +172,20 @@ class DataPanel(QWidget):
         layout.addWidget(self.count)
         layout.addStretch(1)
         self._generator_changed()
+        # Each control named as it is labelled (screen readers, UI automation).
+        for widget, name in (
+            (self.generator, "Data set"),
+            (self.n_samples, "Points"),
+            (self.noise, "Noise"),
+            (self.classes, "Classes"),
+            (self.seed, "Seed"),
+            (self.generate, "Generate"),
+            (self.regression, "Regression mode"),
+            (self.split, "Train / test split"),
+        ):
+            widget.setAccessibleName(name)
+        for k, button in enumerate(self.class_buttons):
+            button.setAccessibleName(f"Class {k + 1}")
 
     # -- generator ----------------------------------------------------------------------------
 

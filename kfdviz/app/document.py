@@ -113,6 +113,29 @@ class DocState:
 
     __hash__ = None  # snapshots are compared, never hashed
 
+    def differences(self, other: DocState) -> list[str]:
+        """What differs from ``other``: "points", the names of the other fields, and
+        "<slot name>" for each slot whose setting differs (to say why two are not equal)."""
+        found = [] if self.same_data(other) else ["points"]
+        for name in (
+            "test_ratio",
+            "split_seed",
+            "generator",
+            "layout",
+            "compare_count",
+            "compare_mode",
+            "linked",
+            "compare_seeded",
+            "with_svr",
+            "resolution",
+        ):
+            if getattr(self, name) != getattr(other, name):
+                found.append(name)
+        for name, mine, theirs in zip(SLOT_NAMES, self.slots, other.slots, strict=True):
+            if mine != theirs:
+                found.append(f"{name}: {mine} != {theirs}")
+        return found
+
     def nbytes(self) -> int:
         return self.X.nbytes + self.y.nbytes + self.test.nbytes
 
@@ -168,7 +191,10 @@ SLOT_NAMES = ("main", "compare-0", "compare-1", "compare-2", "compare-3")
 def describe(before: DocState, after: DocState) -> str:
     """A name for the step from ``before`` to ``after`` when its action gave none: the
     parameter and its new value ("width c = 2"), the algorithm, the feature, the layout."""
-    for name, old, new in zip(SLOT_NAMES, before.slots, after.slots, strict=True):
+    slots = list(zip(SLOT_NAMES, before.slots, after.slots, strict=True))
+    if after.layout == "compare":  # the panel edited first: others changed only through links
+        slots.insert(0, slots.pop(1 + after.active_compare))
+    for name, old, new in slots:
         if old == new:
             continue
         prefix = slot_prefix(name, before)

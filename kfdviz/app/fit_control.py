@@ -228,7 +228,9 @@ class FitControl(QObject):
             self.dirty.discard(name)
             slot = self.pictures.slot(name)
             if slot is self.pictures.active_slot():
-                params, problems = self.panel.collect()
+                # the slot has the panel's valid values (panel_changed); a value typed that is
+                # not one is the panel's to show
+                _, problems = self.panel.collect()
                 if problems:
                     self.panel.mark_errors(problems)
                     name0, reason = next(iter(problems.items()))
@@ -240,7 +242,6 @@ class FitControl(QObject):
                     self.marks.stale(name, f"{said} This picture is of the last valid value.")
                     self.worker.cancel(name)
                     continue
-                slot.set_setting(params=params)
             else:
                 problems = registry.get(slot.algorithm).validate(slot.params)
                 if problems:

@@ -72,7 +72,7 @@ class SessionActions(QObject):
         super().__init__(window)
         self.window = window
         self.data = data
-        self.document = document
+        self.doc = document
         self.history = document.history
         self.pictures = document.pictures
         self.workspace = workspace
@@ -88,7 +88,7 @@ class SessionActions(QObject):
     @property
     def generator_state(self) -> tuple[str, dict, int] | None:
         """(name, parameters, seed) of the generator that made the points, or None."""
-        return self.document.generator
+        return self.doc.generator
 
     # -- sessions --------------------------------------------------------------------------------
     def load_preset(self, name: str, *, restore_params: bool = False) -> None:
@@ -113,7 +113,7 @@ class SessionActions(QObject):
         ws.data_panel.set_test_ratio(ratio)
         gen = state.generator
         if gen:
-            self.document.set_generator((gen["name"], dict(gen.get("params") or {}), gen["seed"]))
+            self.doc.set_generator((gen["name"], dict(gen.get("params") or {}), gen["seed"]))
             ws.data_panel.set_generator(gen["name"], dict(gen.get("params") or {}), gen["seed"])
         ws.data_panel.set_regression(state.regression)
         p.set_view(with_svr=bool(state.with_svr))
@@ -244,7 +244,7 @@ class SessionActions(QObject):
 
     def restore_document(self, doc: dict) -> None:
         """Put back a :meth:`document` (the slots' model is put back by its owner first)."""
-        self.document.set_generator(doc["generator"])
+        self.doc.set_generator(doc["generator"])
         self.actions.set_checked_quietly("svr", self.pictures.with_svr)
         self.view_settings = doc["view_settings"]
         self.apply_view_settings(self.view_settings)
@@ -311,7 +311,7 @@ class SessionActions(QObject):
 
     def _generated(self, name: str, params: dict, seed: int, X, y) -> None:
         regression = datasets.describe(name)["task"] == "regression"
-        self.document.set_generator((name, dict(params), seed))
+        self.doc.set_generator((name, dict(params), seed))
         if regression != self.data.regression:
             self.workspace.data_panel.set_regression(regression)
             self.workspace.algorithm_panel.set_mode(
@@ -395,7 +395,7 @@ class SessionActions(QObject):
         self.workspace.sync_slot_from_panel()
         # The file's train/test roles, where it has them (a file saved from here does).
         self.data.replace(X, y, regression=regression, roles=loaded.roles)
-        self.document.set_generator(None)  # the points are the file's, not a generator's
+        self.doc.set_generator(None)  # the points are the file's, not a generator's
         self.width_from_data(quiet=True)
 
     def save_file(self) -> None:

@@ -121,9 +121,9 @@ class UndoControl(QObject):
         if generator is not None:
             panel.set_generator(*generator)
         self.actions.set_checked_quietly("svr", state.with_svr)
+        ws.show_document(restored.layout)  # first: a fit reads the algorithm panel
         if restored.data is not None:
             self.data.restored(restored.data)  # redraws the points and refits the layout
-        ws.show_document(restored.layout)
         names = self.document.pictures.layout_slot_names()
         if restored.data is None:
             wanted = [s for s in restored.slots if s in names]

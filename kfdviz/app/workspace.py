@@ -366,6 +366,8 @@ class Workspace(QObject):
         panel.blockSignals(True)
         panel.set_links(self.pictures.linked, shown=self.pictures.layout_name == "compare")
         panel.set_state(slot.algorithm, settled_params(slot.algorithm, slot.params), slot.feature)
+        index = self.pictures.compare_index(slot.name)
+        panel.set_name_prefix("" if index is None else f"Panel {index + 1} ")
         panel.blockSignals(False)
         if slot.result is not None:
             panel.set_feature_options(slot.result.feature_options, slot.result.feature)

@@ -1,0 +1,231 @@
+"""One document, one history: every change the user makes is one step Ctrl+Z takes back.
+
+The real window at 1280 × 800, driven as a user does (clicks, typing, the Edit menu's keys);
+controls found by their accessible names.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gui_helpers import click_data, named, press_key, type_into, wait_idle
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton, QSlider
+
+from kfdviz.app.pictures import param_names, settled_params
+
+pytestmark = pytest.mark.gui
+
+KEY = Qt.Key
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+
+
+def _undo(qtbot, w):
+    press_key(qtbot, w, KEY.Key_Z, CTRL)
+
+
+def _redo(qtbot, w):
+    press_key(qtbot, w, KEY.Key_Z, CTRL | SHIFT)
+
+
+def _generate(qtbot, w, name: str, n: int | None = None) -> None:
+    combo = named(w, "Data set", QComboBox)
+    combo.setCurrentIndex(combo.findData(name))
+    if n is not None:
+        named(w, "Points").setValue(n)
+    qtbot.mouseClick(named(w, "Generate", QPushButton), Qt.MouseButton.LeftButton)
+
+
+def _panel_shows(w, slot) -> None:
+    """The algorithm panel shows every value of ``slot`` (what undo put back)."""
+    panel = w.workspace.algorithm_panel
+    assert panel.algorithm() == slot.algorithm
+    shown, problems = panel.collect()
+    assert not problems
+    own = param_names(slot.algorithm)
+    want = settled_params(slot.algorithm, slot.params)
+    assert settled_params(slot.algorithm, shown) == {k: v for k, v in want.items() if k in own}
+
+
+def test_the_lecture_sequence_undoes_what_the_user_did_last(window, qtbot):
+    """Spiral, then two moons, a point clicked in, width 2 typed: Ctrl+Z takes back the width
+    (the panel and the picture follow), then the point, then the two moons."""
+    w = window
+    _generate(qtbot, w, "spiral")
+    wait_idle(qtbot, w)
+    spiral = w.data.X().copy()
+    _generate(qtbot, w, "moons")
+    wait_idle(qtbot, w)
+    moons = w.data.X().copy()
+    width_before = w.pictures.main_slot.params["width"]
+    assert w.action_table["undo"].text() == "Undo Generate two moons"
+    press_key(qtbot, w, KEY.Key_A)
+    click_data(qtbot, w.workspace.input_view, 0.5, 0.25)
+    assert w.data.n == len(moons) + 1
+    assert w.action_table["undo"].text() == "Undo Add point"
+    type_into(qtbot, named(w, "Width c", QLineEdit), "2")
+    wait_idle(qtbot, w)
+    assert w.pictures.main_slot.result.params["width"] == 2.0
+    assert w.action_table["undo"].text() == "Undo width c = 2"
+
+    _undo(qtbot, w)  # the width
+    assert named(w, "Width c", QLineEdit).text() != "2"
+    assert w.pictures.main_slot.params["width"] == pytest.approx(width_before)
+    assert w.data.n == len(moons) + 1, "the point stays"
+    _panel_shows(w, w.pictures.main_slot)
+    wait_idle(qtbot, w)
+    assert w.pictures.main_slot.result.params["width"] == pytest.approx(width_before)
+    assert w.action_table["undo"].text() == "Undo Add point"
+    assert w.action_table["redo"].text() == "Redo width c = 2"
+
+    _undo(qtbot, w)  # the point
+    np.testing.assert_array_equal(w.data.X(), moons)
+    wait_idle(qtbot, w)
+    assert w.pictures.main_slot.result.X.shape[0] == len(moons)
+
+    _undo(qtbot, w)  # the two moons
+    np.testing.assert_array_equal(w.data.X(), spiral)
+    assert named(w, "Data set", QComboBox).currentData() == "spiral"
+    wait_idle(qtbot, w)
+
+    _redo(qtbot, w)
+    _redo(qtbot, w)
+    _redo(qtbot, w)
+    assert w.data.n == len(moons) + 1
+    assert named(w, "Width c", QLineEdit).text() == "2"
+    wait_idle(qtbot, w)
+    assert w.pictures.main_slot.result.params["width"] == 2.0
+    # a new change clears what was undone
+    _undo(qtbot, w)
+    assert w.action_table["redo"].isEnabled()
+    type_into(qtbot, named(w, "μ", QLineEdit), "0.2")
+    assert not w.action_table["redo"].isEnabled()
+    assert w.action_table["undo"].text() == "Undo μ = 0.2"
+    wait_idle(qtbot, w)
+
+
+def test_every_kind_of_change_is_one_named_step(window, qtbot):
+    w = window
+    h = w.document.history
+    wait_idle(qtbot, w)
+    assert h.index == 0, "the window opens on a fresh history"
+    # what the program does by itself is no step: a refit, a view range
+    w.request_fit(now=True)
+    wait_idle(qtbot, w)
+    w.workspace.input_view.viewbox.setRange(xRange=(-3, 3), yRange=(-3, 3), padding=0)
+    qtbot.wait(3 * w.fit.grid_box.settle.interval())
+    wait_idle(qtbot, w)
+    assert h.index == 0
+
+    # a slider drag is one step
+    slider = named(w, "Width c", QSlider)
+    slider.setSliderDown(True)
+    for value in range(slider.value() + 10, slider.value() + 60, 10):
+        slider.setValue(value)
+    slider.setSliderDown(False)
+    assert h.index == 1 and h.undo_text.startswith("width c = ")
+    dragged = w.pictures.main_slot.params["width"]
+    wait_idle(qtbot, w)
+
+    steps = []
+
+    def step(expected: str) -> None:
+        assert h.index == len(steps) + 1, h.texts()
+        assert h.undo_text == expected
+        steps.append((expected, w.document.state()))
+
+    steps.append(("drag", w.document.state()))
+    algorithm = named(w, "Algorithm", QComboBox)
+    algorithm.setCurrentIndex(algorithm.findData("kpca"))
+    step("algorithm Kernel PCA")
+    kernel = named(w, "Kernel", QComboBox)
+    kernel.setCurrentIndex(kernel.findData("poly"))
+    step("kernel = poly")
+    kernel.setCurrentIndex(kernel.findData("rbf"))
+    step("kernel = rbf")
+    wait_idle(qtbot, w)
+    show = named(w, "Show", QComboBox)
+    show.setCurrentIndex(show.findData(1))
+    step("show 1")
+    qtbot.mouseClick(named(w, "Width from data", QPushButton), Qt.MouseButton.LeftButton)
+    step("Width from data")
+    split = named(w, "Train / test split", QSlider)
+    split.setValue(30)
+    step("Split 30 % test")
+    w.action_table["compare"].trigger()
+    step("Compare on")
+    wait_idle(qtbot, w)
+    panel2 = named(w, "Panel 2 Algorithm", QComboBox)
+    panel2.setCurrentIndex(panel2.findData("svm"))
+    panel2.activated.emit(panel2.currentIndex())
+    step("Panel 2 algorithm Support vector machine")
+    qtbot.mouseClick(named(w, "Panel 2 Edit", QPushButton), Qt.MouseButton.LeftButton)
+    assert h.index == len(steps), "choosing the panel to edit changes nothing"
+    named(w, "Panel 2 Link Width c").click()
+    step("Link width")
+    type_into(qtbot, named(w, "Panel 2 Width c", QLineEdit), "3")
+    step("Panel 2 width c = 3")
+    assert all(
+        s.params.get("width") == 3.0
+        for s in w.pictures.shown_compare_slots()
+        if "width" in s.params or s.algorithm != "kpca"
+    )
+    w.action_table["compare"].trigger()
+    step("Compare off")
+    w.load_preset("kfd-vs-kpca")
+    step("Open preset " + w.session_state().title)
+    wait_idle(qtbot, w)
+
+    # undo walks back through every step, each putting back the document before it
+    for text, state in reversed(steps):
+        assert w.document.state() == state, w.document.state().differences(state)
+        expected = "Undo " + (h.undo_text if text == "drag" else text)
+        assert w.action_table["undo"].text() == expected
+        _undo(qtbot, w)
+        _panel_shows(w, w.pictures.active_slot())
+    assert w.pictures.main_slot.params["width"] != dragged
+    assert h.index == 0
+    wait_idle(qtbot, w)
+    assert w.is_up_to_date()
+    for _text, state in steps:
+        _redo(qtbot, w)
+        assert w.document.state() == state, w.document.state().differences(state)
+    wait_idle(qtbot, w)
+    assert w.is_up_to_date()
+
+
+def test_a_session_opened_starts_a_fresh_history(window, qtbot, tmp_path):
+    w = window
+    press_key(qtbot, w, KEY.Key_A)
+    click_data(qtbot, w.workspace.input_view, 0.1, 0.1)
+    assert w.document.history.index == 1
+    path = tmp_path / "s.kfdviz"
+    assert w.save_session_file(str(path))
+    assert w.open_session_file(str(path))
+    assert w.document.history.index == 0 and not w.action_table["undo"].isEnabled()
+    assert w.action_table["undo"].text() == "Undo"
+    wait_idle(qtbot, w)
+
+
+def test_the_history_view_goes_to_any_step(window, qtbot):
+    w = window
+    start = w.document.state()
+    for value in ("1.5", "2.5", "3.5"):
+        type_into(qtbot, named(w, "Width c", QLineEdit), value)
+    w.action_table["history"].trigger()
+    view = w.edits.view
+    assert view.isVisible()
+    texts = [view.list.item(i).text() for i in range(view.list.count())]
+    assert texts[1:] == ["width c = 1.5", "width c = 2.5", "width c = 3.5"]
+    assert view.list.currentRow() == 3
+    rect = view.list.visualItemRect(view.list.item(1))
+    qtbot.mouseClick(view.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert named(w, "Width c", QLineEdit).text() == "1.5"
+    assert view.list.currentRow() == 1
+    rect = view.list.visualItemRect(view.list.item(0))
+    qtbot.mouseClick(view.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert w.document.state() == start
+    assert w.action_table["redo"].text() == "Redo width c = 1.5"
+    view.close()
+    wait_idle(qtbot, w)

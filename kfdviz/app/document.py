@@ -150,6 +150,14 @@ class Step:
     merge: object = None
     replaces_data: bool = False  # a whole new data set (views re-frame on undo and redo)
 
+    def extend(self, after: DocState, text: str | None, replaces_data: bool) -> None:
+        """Merge the next change into this step: it now ends at ``after`` (renamed ``text``
+        when given)."""
+        self.after = after
+        self.replaces_data = self.replaces_data or replaces_data
+        if text is not None:
+            self.text = text
+
 
 @dataclass(frozen=True)
 class Restored:
@@ -304,10 +312,8 @@ class History:
             return
         top = self.undo_steps[-1] if self.undo_steps and not self.redo_steps else None
         if merge is not None and top is not None and top.merge == merge:
-            top.after = after
-            top.replaces_data = top.replaces_data or self._replaces
-            if callable(text) or not text:
-                top.text = _name(text, top.before, after)
+            named = callable(text) or not text
+            top.extend(after, _name(text, top.before, after) if named else None, self._replaces)
         else:
             self.undo_steps.append(
                 Step(_name(text, before, after), before, after, merge, self._replaces)

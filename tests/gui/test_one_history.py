@@ -229,3 +229,115 @@ def test_the_history_view_goes_to_any_step(window, qtbot):
     assert w.action_table["redo"].text() == "Redo width c = 1.5"
     view.close()
     wait_idle(qtbot, w)
+
+
+# -- a random sequence of user actions ----------------------------------------------------------
+CHEAP = ("kfd", "kpca", "svm", "koc")
+
+
+def _random_action(qtbot, w, rng) -> None:
+    """One of the things a user does, chosen by ``rng``, done through the window's controls."""
+    view = w.workspace.active_view()
+    compare = w.pictures.layout_name == "compare"
+    kinds = ["add", "erase", "move", "relabel", "param", "algorithm", "kernel", "split"]
+    kinds += ["compare", "generate", "width_from_data", "drag"]
+    if compare:
+        kinds += ["panel_algorithm", "link", "count", "edit_panel"]
+    kind = kinds[rng.integers(len(kinds))]
+    P = w.data.display_points()
+    if kind == "add" or (kind in ("erase", "move", "relabel") and len(P) < 5):
+        press_key(qtbot, w, KEY.Key_A)
+        press_key(qtbot, w, KEY.Key_1 + int(rng.integers(2)))
+        click_data(qtbot, view, *rng.uniform((-1.0, -0.5), (2.0, 1.0)))
+    elif kind == "erase":
+        press_key(qtbot, w, KEY.Key_E)
+        click_data(qtbot, view, *P[rng.integers(len(P))])
+    elif kind == "move":
+        press_key(qtbot, w, KEY.Key_M)
+        x, y = P[rng.integers(len(P))]
+        drag = [(x, y), (x + 0.05, y + 0.05), (x + 0.15, y - 0.1)]
+        from gui_helpers import drag_data
+
+        drag_data(qtbot, view, drag)
+    elif kind == "relabel":
+        press_key(qtbot, w, KEY.Key_R)
+        press_key(qtbot, w, KEY.Key_1 + int(rng.integers(2)))
+        click_data(qtbot, view, *P[rng.integers(len(P))])
+    elif kind == "param":
+        panel = w.workspace.algorithm_panel
+        names = [p.name for p in panel.spec().params if p.kind == "float" and p.low is not None]
+        names = [n for n in names if not panel.widget(n).isHidden()]
+        if names:
+            pick = names[rng.integers(len(names))]
+            spec = next(p for p in panel.spec().params if p.name == pick)
+            low, high = float(spec.low), float(spec.high)
+            value = float(f"{low + (high - low) * rng.uniform(0.1, 0.6):.3g}")
+            type_into(qtbot, panel.widget(spec.name).field, str(value))
+    elif kind == "algorithm":
+        combo = w.workspace.algorithm_panel.combo
+        combo.setCurrentIndex(combo.findData(CHEAP[rng.integers(len(CHEAP))]))
+    elif kind == "kernel":
+        kernel = w.workspace.algorithm_panel.widget("kernel")
+        if kernel is not None:
+            kernel.combo.setCurrentIndex(kernel.combo.findData(("rbf", "poly")[rng.integers(2)]))
+    elif kind == "split":
+        named(w, "Train / test split", QSlider).setValue(int(rng.integers(0, 6)) * 10)
+    elif kind == "compare":
+        w.action_table["compare"].trigger()
+    elif kind == "generate":
+        _generate(qtbot, w, ("moons", "blobs")[rng.integers(2)], int(rng.integers(30, 60)))
+    elif kind == "width_from_data":
+        button = w.workspace.algorithm_panel.width_from_data
+        if button.isVisibleTo(w):
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    elif kind == "drag":
+        width = w.workspace.algorithm_panel.widget("width")
+        if width is not None and not width.isHidden():
+            slider = width.slider
+            slider.setSliderDown(True)
+            for _ in range(4):
+                slider.setValue(int(rng.integers(slider.minimum(), slider.maximum() // 2)))
+            slider.setSliderDown(False)
+    elif kind == "panel_algorithm":
+        i = int(rng.integers(w.pictures.compare_count))
+        combo = named(w, f"Panel {i + 1} Algorithm", QComboBox)
+        combo.setCurrentIndex(combo.findData(CHEAP[rng.integers(len(CHEAP))]))
+        combo.activated.emit(combo.currentIndex())
+    elif kind == "link":
+        button = w.workspace.algorithm_panel.link_button("width")
+        if button is not None and button.isVisibleTo(w):
+            button.click()
+    elif kind == "count":
+        w.workspace.compare_view.count.setCurrentIndex(int(rng.integers(2)))
+    elif kind == "edit_panel":
+        i = int(rng.integers(w.pictures.compare_count))
+        qtbot.mouseClick(named(w, f"Panel {i + 1} Edit", QPushButton), Qt.MouseButton.LeftButton)
+
+
+@pytest.mark.parametrize("seed", [7])
+def test_a_random_sequence_undoes_to_the_start_and_redoes_to_the_end(window, qtbot, seed):
+    w = window
+    _generate(qtbot, w, "moons", 40)
+    wait_idle(qtbot, w)
+    h = w.document.history
+    start, first = w.document.state(), h.index
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        _random_action(qtbot, w, rng)
+    wait_idle(qtbot, w)
+    end, last = w.document.state(), h.index
+    assert last - first >= 25, h.texts()
+    for _ in range(last - first):
+        _undo(qtbot, w)
+    assert h.index == first
+    assert w.document.state() == start, w.document.state().differences(start)
+    _panel_shows(w, w.pictures.active_slot())
+    wait_idle(qtbot, w)
+    assert w.is_up_to_date()
+    for _ in range(last - first):
+        _redo(qtbot, w)
+    assert h.index == last and not w.action_table["redo"].isEnabled()
+    assert w.document.state() == end, w.document.state().differences(end)
+    _panel_shows(w, w.pictures.active_slot())
+    wait_idle(qtbot, w)
+    assert w.is_up_to_date()

@@ -21,7 +21,14 @@ from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
 from ..estimators.spec import Kind
 from .param_links import LinkButton, with_link_button
-from .params import InvalidValue, ParamWidget, compact_combo, make_param_widget, small_font
+from .params import (
+    InvalidValue,
+    ParamWidget,
+    compact_combo,
+    make_param_widget,
+    small_font,
+    tab_focusable,
+)
 
 # The main window's name for the kernel parameters, which the panel shares between algorithms.
 KERNEL_NAMES = KERNEL_PARAMETERS
@@ -43,6 +50,7 @@ class AlgorithmPanel(QWidget):
     feature_changed = Signal()
     width_from_data_requested = Signal()  # the "Width from data" button
     link_toggled = Signal(str, bool)  # a parameter linked (True) or unlinked across compare panels
+    rebuilt = Signal()  # the parameters' widgets were made anew (another algorithm)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -207,6 +215,20 @@ class AlgorithmPanel(QWidget):
         self.params_box.setVisible(any(p.name not in KERNEL_PARAMETERS for p in spec.params))
         self.kernel_box.setVisible(any(p.name in KERNEL_PARAMETERS for p in spec.params))
         self._update_visibility()
+        self.rebuilt.emit()
+
+    def tab_chain(self) -> list[QWidget]:
+        """The panel's controls in the order Tab visits them: top to bottom as laid out (the
+        algorithm, what is shown, the kernel, its width from data, the other parameters)."""
+        kernel = [n for n in self._rows if n in KERNEL_PARAMETERS]
+        others = [n for n in self._rows if n not in KERNEL_PARAMETERS]
+        chain = [self.combo, self.feature]
+        for name in kernel:
+            chain += tab_focusable(self._rows[name][1])
+        chain.append(self.width_from_data)
+        for name in others:
+            chain += tab_focusable(self._rows[name][1])
+        return chain
 
     def _update_visibility(self) -> None:
         spec = self.spec()

@@ -94,6 +94,7 @@ class DataPanel(QWidget):
         for action in file_actions:
             button = QToolButton()
             button.setDefaultAction(action)
+            button.setAccessibleName(action.text())
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             self._file_buttons.addWidget(button)
@@ -104,6 +105,7 @@ class DataPanel(QWidget):
         for i, action in enumerate(tool_actions):
             button = QToolButton()
             button.setDefaultAction(action)
+            button.setAccessibleName(action.text())
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             grid.addWidget(button, i // 3, i % 3)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -70,6 +72,41 @@ def compact_combo(min_chars: int = 8) -> QComboBox:
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(min_chars)
     return combo
+
+
+def name_unnamed(widget: QWidget, name: str) -> None:
+    """Give ``widget`` and every control in it that has no accessible name the name ``name``
+    (a plot, a table, a scroll area: what a screen reader says when it gets the focus)."""
+    for child in [widget, *widget.findChildren(QWidget)]:
+        if child.focusPolicy() == Qt.FocusPolicy.NoFocus or accessible_name(child):
+            continue
+        parent = child.parentWidget()
+        if isinstance(parent, QAbstractSpinBox) and parent.accessibleName():
+            child.setAccessibleName(parent.accessibleName())  # the field inside a spin box
+        else:
+            child.setAccessibleName(name)
+
+
+def accessible_name(widget: QWidget) -> str:
+    """What a screen reader calls ``widget``: its accessible name, or what Qt derives from it
+    (a button's text, a combo box's current item)."""
+    if widget.accessibleName():
+        return widget.accessibleName()
+    interface = QAccessible.queryAccessibleInterface(widget)
+    return interface.text(QAccessible.Text.Name) if interface is not None else ""
+
+
+def tab_focusable(root: QWidget) -> list[QWidget]:
+    """The controls under ``root`` (itself included) that Tab reaches, in the order they were
+    made (a spin box's own field is part of the spin box)."""
+    window = root.window()
+    return [
+        w
+        for w in [root, *root.findChildren(QWidget)]
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus
+        and w.window() is window  # not a combo box's popup list
+        and not isinstance(w.parentWidget(), QAbstractSpinBox)
+    ]
 
 
 class InvalidValue(ValueError):

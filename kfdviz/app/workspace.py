@@ -16,12 +16,15 @@ active plot has the shape of. GUI thread only.
 
 from __future__ import annotations
 
+import itertools
+
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QScrollArea,
     QStackedWidget,
+    QTabBar,
     QVBoxLayout,
     QWidget,
 )
@@ -42,6 +45,7 @@ from .drawing import (
     points_3d,
     summary,
 )
+from .params import name_unnamed, tab_focusable
 from .pictures import SlotState, caption, settled_params
 from .sweep_panel import SweepPanel
 
@@ -116,6 +120,7 @@ class Workspace(QObject):
             view.set_mode(p.compare_mode)
             self._compare_view = view
             self.central.addWidget(view)
+            self.order_tabs()
             view.panels[0].view.viewbox.sigResized.connect(self.view_resized)
             if self.presenting:
                 view.set_scale(self.scale, presenting=True)
@@ -175,6 +180,35 @@ class Workspace(QObject):
         self.window.resizeDocks(
             [self.data_dock, self.outputs_dock], [300, 380], Qt.Orientation.Horizontal
         )
+        for widget, name in (
+            (data_scroll, "Data"),
+            (algo_scroll, "Algorithm panel"),
+            (self.input_view, "Input space"),
+            (self.input3d, "Input data in 3-D"),
+            (self.outputs_view, "Outputs"),
+            (self.embedding_view, "Embedding"),
+            (self.diagnostics_view, "Diagnostics"),
+            (self.sweep_panel, "Sweep"),
+            (self.chart_view, "Charts"),
+        ):
+            name_unnamed(widget, name)
+        self.algorithm_panel.rebuilt.connect(self.order_tabs)
+        self.order_tabs()
+
+    def order_tabs(self) -> None:
+        """Tab goes through the docks top to bottom, left to right: Data, Algorithm, the
+        pictures, Outputs, Embedding, Diagnostics, Sweep, the charts."""
+        chain = tab_focusable(self.data_dock.widget())
+        chain += [self.algorithm_dock.widget(), *self.algorithm_panel.tab_chain()]
+        chain += tab_focusable(self.central)
+        for dock in (self.outputs_dock, self.embedding_dock, self.diagnostics_dock):
+            chain += tab_focusable(dock.widget())
+        chain += tab_focusable(self.sweep_dock.widget()) + tab_focusable(self.chart_view)
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
+        for bar in self.window.findChildren(QTabBar):  # the tabs of docks stacked together
+            if bar.parent() is self.window and not bar.accessibleName():
+                bar.setAccessibleName("Docks")
 
     def docks(self) -> list[QDockWidget]:
         """Every dock, in the View menu's order."""
@@ -369,6 +403,7 @@ class Workspace(QObject):
         index = self.pictures.compare_index(slot.name)
         panel.set_name_prefix("" if index is None else f"Panel {index + 1} ")
         panel.blockSignals(False)
+        self.order_tabs()  # the panel's widgets may be new (its rebuilt was not heard)
         if slot.result is not None:
             panel.set_feature_options(slot.result.feature_options, slot.result.feature)
         if slot.error_param:

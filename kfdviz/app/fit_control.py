@@ -35,12 +35,12 @@ from ..estimators import registry
 from ..pipeline import FitFailure, FitRequest, GridSpec
 from ..workers import FitWorker
 from .algorithm_panel import KERNEL_NAMES
+from .document import param_label
 from .grid_box import GridBox
 from .large_data import LargeDataGuard
 from .live_refit import LiveRefit
 from .picture_marks import Fix, PictureMarks
 from .pictures import SlotState
-from .workspace import param_label
 
 DEBOUNCE_MS = 150
 
@@ -306,7 +306,7 @@ class FitControl(QObject):
     def _slot_failed(self, slot: SlotState, failure: FitFailure) -> None:
         slot.set_failure(failure.message, failure.param)
         self.failed_version[slot.name] = self.data.version
-        where = self.workspace.show_failure(slot, failure)
+        where = self._show_failure(slot, failure)
         title = registry.get(slot.algorithm).title if slot.algorithm in registry.ALGORITHMS else ""
         self.status.show(
             f"{title} — {where}{failure.message} The last good picture stays.", kind="error"
@@ -318,6 +318,20 @@ class FitControl(QObject):
                 self._fix_for(slot),
             )
         self.failed.emit(failure)
+
+    def _show_failure(self, slot: SlotState, failure: FitFailure) -> str:
+        """Mark a failed fit where it belongs (the parameter's widget, the compare panel);
+        returns "<parameter label>: " when a widget shows it, else ""."""
+        where = ""
+        p = self.pictures
+        if slot is p.active_slot() and failure.param:
+            if self.panel.show_error(failure.param, failure.message):
+                label = param_label(slot.algorithm, failure.param)
+                where = "" if failure.message.startswith(label) else f"{label}: "
+        index = p.compare_index(slot.name)
+        if p.layout_name == "compare" and index is not None:
+            self.workspace.compare_view.panels[index].set_error(failure.message)
+        return where
 
     def _fix_for(self, slot: SlotState) -> Fix | None:
         """A one-click way out of a failure, where there is one."""

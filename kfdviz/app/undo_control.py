@@ -104,6 +104,7 @@ class UndoControl(QObject):
             word = "Undo" if name == "undo" else "Redo"
             action.setEnabled(can)
             action.setText(f"{word} {text}" if can else word)
+            action.setIconText(word)  # the toolbar's button keeps its width; its tip names it
             shortcut = action.shortcut().toString()
             tip = f"{word} {text}" if can else f"Nothing to {word.lower()}"
             action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
@@ -121,7 +122,7 @@ class UndoControl(QObject):
         if generator is not None:
             panel.set_generator(*generator)
         self.actions.set_checked_quietly("svr", state.with_svr)
-        ws.show_document(restored.layout)  # first: a fit reads the algorithm panel
+        self._show_pictures(restored.layout)  # first: a fit reads the algorithm panel
         if restored.data is not None:
             self.data.restored(restored.data)  # redraws the points and refits the layout
         names = self.document.pictures.layout_slot_names()
@@ -131,6 +132,23 @@ class UndoControl(QObject):
                 wanted = names
             if wanted:
                 self.fit.request_fit(slots=wanted)
+
+    def _show_pictures(self, layout_changed: bool) -> None:
+        """Show the layout, the compare panels and the algorithm panel as the document has
+        them now: nothing here changes them."""
+        ws, p = self.workspace, self.document.pictures
+        compare_shown = ws.central.currentWidget() is not ws.single
+        if layout_changed or (p.layout_name == "compare") != compare_shown:
+            ws.set_layout(p.layout_name, fit=False)
+        elif p.layout_name == "compare":
+            view = ws.compare_view
+            view.set_mode(p.compare_mode)
+            view.set_count(p.compare_count)
+            view.show_slots(p.shown_compare_slots(), p.compare_mode)
+            ws.activate_compare_panel(p.active_compare, refit=False)
+            ws.compare_mode_shown()
+        else:
+            ws.bind_panel(p.main_slot)
 
 
 __all__ = ["START", "HistoryView", "UndoControl"]

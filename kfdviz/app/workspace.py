@@ -16,20 +16,17 @@ active plot has the shape of. GUI thread only.
 
 from __future__ import annotations
 
-import itertools
-
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QScrollArea,
     QStackedWidget,
-    QTabBar,
     QVBoxLayout,
     QWidget,
 )
 
-from ..pipeline import FitFailure, FitResult, box_for_aspect, data_box
+from ..pipeline import FitResult, box_for_aspect, data_box
 from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
 from ..views.chart_view import ChartArea
 from ..views.style import THEMES, apply_theme
@@ -37,7 +34,6 @@ from .actions import TOOLS
 from .algorithm_panel import AlgorithmPanel
 from .compare import CompareView
 from .data_panel import DataPanel
-from .document import param_label
 from .drawing import (
     counts_text,
     draw_compare_panel,
@@ -45,7 +41,7 @@ from .drawing import (
     points_3d,
     summary,
 )
-from .params import name_unnamed, tab_focusable
+from .focus_order import name_views, order_tabs
 from .pictures import SlotState, caption, settled_params
 from .sweep_panel import SweepPanel
 
@@ -180,35 +176,13 @@ class Workspace(QObject):
         self.window.resizeDocks(
             [self.data_dock, self.outputs_dock], [300, 380], Qt.Orientation.Horizontal
         )
-        for widget, name in (
-            (data_scroll, "Data"),
-            (algo_scroll, "Algorithm panel"),
-            (self.input_view, "Input space"),
-            (self.input3d, "Input data in 3-D"),
-            (self.outputs_view, "Outputs"),
-            (self.embedding_view, "Embedding"),
-            (self.diagnostics_view, "Diagnostics"),
-            (self.sweep_panel, "Sweep"),
-            (self.chart_view, "Charts"),
-        ):
-            name_unnamed(widget, name)
+        name_views(self, data_scroll, algo_scroll)
         self.algorithm_panel.rebuilt.connect(self.order_tabs)
         self.order_tabs()
 
     def order_tabs(self) -> None:
-        """Tab goes through the docks top to bottom, left to right: Data, Algorithm, the
-        pictures, Outputs, Embedding, Diagnostics, Sweep, the charts."""
-        chain = tab_focusable(self.data_dock.widget())
-        chain += [self.algorithm_dock.widget(), *self.algorithm_panel.tab_chain()]
-        chain += tab_focusable(self.central)
-        for dock in (self.outputs_dock, self.embedding_dock, self.diagnostics_dock):
-            chain += tab_focusable(dock.widget())
-        chain += tab_focusable(self.sweep_dock.widget()) + tab_focusable(self.chart_view)
-        for first, second in itertools.pairwise(chain):
-            QWidget.setTabOrder(first, second)
-        for bar in self.window.findChildren(QTabBar):  # the tabs of docks stacked together
-            if bar.parent() is self.window and not bar.accessibleName():
-                bar.setAccessibleName("Docks")
+        """Tab goes through the docks top to bottom (:func:`order_tabs`)."""
+        order_tabs(self)
 
     def docks(self) -> list[QDockWidget]:
         """Every dock, in the View menu's order."""
@@ -439,25 +413,6 @@ class Workspace(QObject):
         if changed:
             self.refit_wanted.emit(changed, False)
 
-    def show_document(self, layout_changed: bool) -> None:
-        """Show the pictures' layout, panels and links as they are now (undo or redo put them
-        back): nothing here changes them."""
-        p = self.pictures
-        if layout_changed or (p.layout_name == "compare") != (
-            self.central.currentWidget() is self._compare_view
-        ):
-            self.set_layout(p.layout_name, fit=False)
-            return
-        if p.layout_name == "compare":
-            view = self.compare_view
-            view.set_mode(p.compare_mode)
-            view.set_count(p.compare_count)
-            view.show_slots(p.shown_compare_slots(), p.compare_mode)
-            self.activate_compare_panel(p.active_compare, refit=False)
-            self.compare_mode_shown()
-        else:
-            self.bind_panel(p.main_slot)
-
     def compare_mode_shown(self) -> None:
         """Each shown compare panel on the page of the compare mode, drawn from its result."""
         p = self.pictures
@@ -579,19 +534,6 @@ class Workspace(QObject):
         draw_embedding(self.embedding_view, r)
         self.status.show(summary(r), kind="ok")
 
-    def show_failure(self, slot: SlotState, failure: FitFailure) -> str:
-        """Mark a failed fit where it belongs (the parameter's widget, the compare panel);
-        returns "<parameter label>: " when a widget shows it, else ""."""
-        where = ""
-        p = self.pictures
-        if slot is p.active_slot() and failure.param:
-            if self.algorithm_panel.show_error(failure.param, failure.message):
-                label = param_label(slot.algorithm, failure.param)
-                where = "" if failure.message.startswith(label) else f"{label}: "
-        if p.layout_name == "compare" and slot.name.startswith("compare-"):
-            self.compare_view.panels[int(slot.name.split("-")[1])].set_error(failure.message)
-        return where
-
     def clear_results(self) -> None:
         """No picture anywhere (no points)."""
         for view in self.all_views():
@@ -601,4 +543,4 @@ class Workspace(QObject):
         self.embedding_view.set_points(None, None, None)
 
 
-__all__ = ["Workspace", "param_label"]
+__all__ = ["Workspace"]

@@ -40,8 +40,10 @@ class DataModel(QObject):
 
     max_classes = MAX_CLASSES
 
-    def __init__(self, document: Document, parent: QObject | None = None):
+    def __init__(self, document: Document | None = None, parent: QObject | None = None):
+        """``document``: whose points these are (None: a document of their own)."""
         super().__init__(parent)
+        document = Document() if document is None else document
         self.document = document
         self.history = document.history
         self.version = 0

@@ -230,6 +230,18 @@ class AlgorithmPanel(QWidget):
             chain += tab_focusable(self._rows[name][1])
         return chain
 
+    def _show_remembered(self) -> None:
+        """The widgets built show the remembered values, without an error."""
+        key = self._built_key
+        remembered = {**self._values.get(key, {}), **self._shared}
+        for name, w in self._widgets.items():
+            if name in remembered:
+                try:
+                    w.set_value(remembered[name])
+                except (TypeError, ValueError):
+                    pass
+            w.set_error(None)
+
     def _update_visibility(self) -> None:
         spec = self.spec()
         current = {}
@@ -423,7 +435,10 @@ class AlgorithmPanel(QWidget):
         self.combo.setCurrentIndex(max(self.combo.findData(key), 0))
         self.combo.blockSignals(False)
         self._feature_value = feature
-        self._build()
+        if getattr(self, "_built_key", None) == key:
+            self._show_remembered()  # the same widgets: the focus stays where it is
+        else:
+            self._build()
         index = self.feature.findData(feature)
         if index < 0:
             self.feature.blockSignals(True)

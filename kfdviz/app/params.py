@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAccessible
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAccessible, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -109,6 +109,25 @@ def tab_focusable(root: QWidget) -> list[QWidget]:
     ]
 
 
+class WindowUndoKeys(QObject):
+    """Ctrl+Z and Ctrl+Shift+Z (Ctrl+Y) in a parameter's field undo and redo the window's last
+    step, as anywhere in the window, once what was typed is taken (Return, or the field left);
+    while the user is still typing they undo the typing, as in any text field."""
+
+    KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+    def eventFilter(self, obj, event) -> bool:
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(obj, QLineEdit)
+            and not obj.isModified()
+            and any(event.matches(key) for key in self.KEYS)
+        ):
+            event.ignore()  # not the field's: the window's Undo and Redo take the keys
+            return True
+        return False
+
+
 class InvalidValue(ValueError):
     """The text typed into a parameter's field is not a value of its kind."""
 
@@ -205,6 +224,8 @@ class FloatParam(ParamWidget):
         outer.addWidget(self.error_label)
         self.slider.valueChanged.connect(self._slider_moved)
         self.field.editingFinished.connect(self._field_edited)
+        self._undo_keys = WindowUndoKeys(self)
+        self.field.installEventFilter(self._undo_keys)
         self._value: float | str = float(spec.default)
         self.set_value(spec.default)
 
@@ -239,6 +260,7 @@ class FloatParam(ParamWidget):
         self.changed.emit()
 
     def _field_edited(self) -> None:
+        self.field.setModified(False)  # taken: Ctrl+Z is the window's again
         text = self.field.text().strip()
         previous = self._value
         try:
@@ -314,11 +336,14 @@ class OptionalIntParam(ParamWidget):
         self._last = self.field.text()
         self.set_value(spec.default)
         self.field.editingFinished.connect(self._edited)
+        self._undo_keys = WindowUndoKeys(self)
+        self.field.installEventFilter(self._undo_keys)
 
     def editor(self) -> QWidget:
         return self.field
 
     def _edited(self) -> None:
+        self.field.setModified(False)  # taken: Ctrl+Z is the window's again
         if self.field.text() != self._last:
             self._last = self.field.text()
             self.changed.emit()

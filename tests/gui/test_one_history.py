@@ -105,6 +105,31 @@ def test_the_lecture_sequence_undoes_what_the_user_did_last(window, qtbot):
     wait_idle(qtbot, w)
 
 
+def test_ctrl_z_in_a_parameter_field_undoes_the_window_s_step(window, qtbot):
+    """Typed and taken (Return), the value is a step: Ctrl+Z in the field undoes it (and then
+    the step before), as anywhere in the window; while typing, Ctrl+Z undoes the typing."""
+    w = window
+    press_key(qtbot, w, KEY.Key_A)
+    click_data(qtbot, w.workspace.input_view, 0.5, 0.25)
+    n = w.data.n
+    field = named(w, "Width c", QLineEdit)
+    before = field.text()
+    type_into(qtbot, field, "2")
+    assert field.hasFocus()
+    qtbot.keyClick(field, KEY.Key_Z, CTRL)
+    assert field.text() == before and w.pictures.main_slot.params["width"] != 2.0
+    qtbot.keyClick(field, KEY.Key_Z, CTRL)
+    assert w.data.n == n - 1, "the second Ctrl+Z takes back the point"
+    qtbot.keyClick(field, KEY.Key_Z, CTRL | SHIFT)
+    qtbot.keyClick(field, KEY.Key_Z, CTRL | SHIFT)
+    assert field.text() == "2" and w.data.n == n
+    # still typing: the field's own undo
+    qtbot.keyClicks(field, "5")
+    qtbot.keyClick(field, KEY.Key_Z, CTRL)
+    assert field.text() == "2" and w.data.n == n
+    wait_idle(qtbot, w)
+
+
 def test_every_kind_of_change_is_one_named_step(window, qtbot):
     w = window
     h = w.document.history

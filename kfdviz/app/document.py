@@ -36,6 +36,7 @@ import numpy as np
 from ..datasets.drawing import DrawnDataset
 from ..estimators import registry
 from .pictures import Pictures, SlotState, param_names, settled_params
+from .wording import CHOICE_LABELS
 
 # Steps kept; the oldest go first. Snapshots share the arrays of unchanged data, so a step costs
 # the arrays its edit made; BYTE_LIMIT bounds what old data sets keep alive.
@@ -177,6 +178,9 @@ def short_label(label: str) -> str:
 
 
 def format_value(value) -> str:
+    """A parameter's value in a step's name: "2", "on", "Polynomial" (a choice's label)."""
+    if isinstance(value, str):
+        return CHOICE_LABELS.get(value, value)
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, float):
@@ -225,7 +229,10 @@ def describe(before: DocState, after: DocState) -> str:
         if changed:
             return f"{prefix}parameters".strip()
         if old.feature != new.feature:
-            return f"{prefix}show {format_value(new.feature)}".strip()
+            shown = new.feature
+            what = f"feature {shown + 1}" if isinstance(shown, int) else format_value(shown)
+            what = "automatic" if shown == "auto" else what
+            return f"{prefix}show {what}".strip()
         return f"{prefix}caption".strip()
     if before.layout != after.layout:
         return "Compare on" if after.layout == "compare" else "Compare off"

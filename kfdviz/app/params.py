@@ -27,35 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..views.style import error_style
+from .wording import CHOICE_LABELS
 
 SLIDER_STEPS = 1000
-
-# Friendlier names for choices, where the key alone says little.
-CHOICE_LABELS = {
-    "rbf": "Gaussian (RBF)",
-    "poly": "Polynomial",
-    "linear": "Linear",
-    "prior": "Bayes (class priors)",
-    "midpoint": "Midpoint of class means",
-    "min-error": "Fewest training errors",
-    "margin-lp": "Margin LP (eq. 15)",
-    "identity": "N + μI",
-    "gram": "N + μK",
-    "ovr": "One-vs-rest",
-    "gda": "GDA (nearest class mean)",
-    "random": "Random subset",
-    "kmeans": "k-means centres",
-    "cholesky": "Cholesky (Alg. 2)",
-    "gram-schmidt": "Gram–Schmidt (Alg. 3)",
-    "rotation": "rotation",
-    "translate-x": "x-shift",
-    "translate-y": "y-shift",
-    "scale": "scaling",
-    "squared": "Gaussian (ξ²)",
-    "absolute": "Laplacian (|ξ|)",
-    "huber": "Huber's robust",
-    "epsilon-insensitive": "ε-insensitive",
-}
 
 
 def small_font(widget: QWidget, points: float = 8.0) -> QWidget:

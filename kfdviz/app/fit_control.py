@@ -40,7 +40,7 @@ from .grid_box import GridBox
 from .large_data import LargeDataGuard
 from .live_refit import LiveRefit
 from .picture_marks import Fix, PictureMarks
-from .pictures import SlotState
+from .pictures import SlotState, param_names
 
 DEBOUNCE_MS = 150
 
@@ -253,9 +253,15 @@ class FitControl(QObject):
 
     def _request(self, slot: SlotState) -> FitRequest:
         data = self.data
+        params = slot.params
+        if slot is self.pictures.active_slot():
+            # what the algorithm panel shows: a session's values for parameters the algorithm
+            # does not take (another algorithm's, kept in its panel) are not the fit's
+            own = param_names(slot.algorithm)
+            params = {k: v for k, v in params.items() if k in own}
         return FitRequest(
             algorithm=slot.algorithm,
-            params=slot.params,
+            params=params,
             X=data.X(),
             y=data.y(),
             test_mask=data.test_mask(),

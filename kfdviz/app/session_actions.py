@@ -197,8 +197,14 @@ class SessionActions(QObject):
         else:
             slots = [p.main_slot]
             view = "input"
+        # (only the parameters each algorithm takes: what its fit used)
         panels = tuple(
-            session.PanelState(s.algorithm, dict(s.params), s.feature, current_title(s))
+            session.PanelState(
+                s.algorithm,
+                {k: v for k, v in s.params.items() if k in param_names(s.algorithm)},
+                s.feature,
+                current_title(s),
+            )
             for s in slots
         )
         links = {}

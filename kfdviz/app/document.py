@@ -1,6 +1,6 @@
 """The document: everything a user edits in the window, and its one history of undoable steps.
 
-Plain Python and numpy, no Qt (``tests/test_document.py`` checks it): the window's widgets and
+Plain Python and numpy, no Qt (``tests/test_app_ownership.py`` checks it): the window's widgets and
 views observe the document, they do not own any of it.
 
 The document is

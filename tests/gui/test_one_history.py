@@ -366,3 +366,24 @@ def test_a_random_sequence_undoes_to_the_start_and_redoes_to_the_end(window, qtb
     _panel_shows(w, w.pictures.active_slot())
     wait_idle(qtbot, w)
     assert w.is_up_to_date()
+
+
+def test_regression_mode_and_clear_are_steps(window, qtbot):
+    w = window
+    start = w.document.state()
+    algorithm = w.pictures.main_slot.algorithm
+    qtbot.mouseClick(named(w, "Regression mode", QPushButton), Qt.MouseButton.LeftButton)
+    assert w.data.regression and w.data.n == 0
+    assert w.action_table["undo"].text() == "Undo Regression mode"
+    press_key(qtbot, w, KEY.Key_A)
+    click_data(qtbot, w.workspace.input_view, 0.2, 0.3)
+    press_key(qtbot, w, KEY.Key_Backspace, CTRL | SHIFT)
+    assert w.data.n == 0 and w.action_table["undo"].text() == "Undo Clear points"
+    for _ in range(3):
+        _undo(qtbot, w)
+    assert w.document.state() == start, w.document.state().differences(start)
+    assert not named(w, "Regression mode", QPushButton).isChecked()
+    assert w.workspace.algorithm_panel.algorithm() == algorithm
+    _panel_shows(w, w.pictures.main_slot)
+    wait_idle(qtbot, w)
+    assert w.is_up_to_date()

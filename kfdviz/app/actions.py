@@ -53,14 +53,22 @@ TOOLS = (
 )
 
 ACTIONS = (
-    ActionSpec("undo", "Undo", "Ctrl+Z", "Undo the last edit", "data.undo", enabled=False),
+    # Undo and Redo name the step they take back or do again (undo_control.py).
+    ActionSpec("undo", "Undo", "Ctrl+Z", "Undo the last change", "edits.undo", enabled=False),
     ActionSpec(
         "redo",
         "Redo",
         ("Ctrl+Shift+Z", "Ctrl+Y"),
-        "Redo the edit undone last",
-        "data.redo",
+        "Redo the change undone last",
+        "edits.redo",
         enabled=False,
+    ),
+    ActionSpec(
+        "history",
+        "History…",
+        "Ctrl+H",
+        "Every change you made, to go back or forward to any of them",
+        "edits.show_history",
     ),
     ActionSpec(
         "clear",
@@ -236,7 +244,7 @@ MENUS = (
             "quit",
         ),
     ),
-    ("&Edit", ("undo", "redo", "clear", None, "copy", None, "@tools")),
+    ("&Edit", ("undo", "redo", "history", "clear", None, "copy", None, "@tools")),
     ("F&it", ("fit", "cancel", "live")),
     (
         "&View",

@@ -21,7 +21,14 @@ from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
 from ..estimators.spec import Kind
 from .param_links import LinkButton, with_link_button
-from .params import InvalidValue, ParamWidget, compact_combo, make_param_widget, small_font
+from .params import (
+    InvalidValue,
+    ParamWidget,
+    compact_combo,
+    make_param_widget,
+    small_font,
+    tab_focusable,
+)
 
 # The main window's name for the kernel parameters, which the panel shares between algorithms.
 KERNEL_NAMES = KERNEL_PARAMETERS
@@ -43,6 +50,7 @@ class AlgorithmPanel(QWidget):
     feature_changed = Signal()
     width_from_data_requested = Signal()  # the "Width from data" button
     link_toggled = Signal(str, bool)  # a parameter linked (True) or unlinked across compare panels
+    rebuilt = Signal()  # the parameters' widgets were made anew (another algorithm)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -55,6 +63,9 @@ class AlgorithmPanel(QWidget):
         self._linked: set[str] = set()
         self._links_shown = False  # the compare layout: a link toggle beside each parameter
         self._link_buttons: dict[str, LinkButton] = {}
+        self._gesture: tuple | None = None  # (parameter, number) of the change being made
+        self._gestures = 0
+        self._prefix = ""  # "Panel 2 " while the panel edits compare panel 2
 
         self.combo = compact_combo(12)
         self.combo.setToolTip("The algorithm to fit (the compare layout can show up to four)")
@@ -89,6 +100,11 @@ class AlgorithmPanel(QWidget):
         top.addRow("Algorithm", self.combo)
         top.addRow("", self.description)
         top.addRow("Show", self.feature)
+        self._fixed_names = (
+            (self.combo, "Algorithm"),
+            (self.feature, "Show"),
+            (self.width_from_data, "Width from data"),
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
@@ -139,6 +155,7 @@ class AlgorithmPanel(QWidget):
         return registry.get(self.algorithm())
 
     def _algorithm_changed(self, _index: int) -> None:
+        self._gesture = None
         self._remember_for(self._built_key)
         self._feature_value = "auto"
         self._build()
@@ -189,13 +206,41 @@ class AlgorithmPanel(QWidget):
             form = self.kernel_form if p.name in KERNEL_PARAMETERS else self.params_form
             if p.kind == "bool":
                 label = QLabel("")
+            w.set_accessible_label(self._prefix + (p.label or p.name))
             field = with_link_button(w, self._link_button(p.name))
             form.addRow(label, field)
             self._widgets[p.name] = w
             self._rows[p.name] = (label, field)
+        self._name_fixed()
         self.params_box.setVisible(any(p.name not in KERNEL_PARAMETERS for p in spec.params))
         self.kernel_box.setVisible(any(p.name in KERNEL_PARAMETERS for p in spec.params))
         self._update_visibility()
+        self.rebuilt.emit()
+
+    def tab_chain(self) -> list[QWidget]:
+        """The panel's controls in the order Tab visits them: top to bottom as laid out (the
+        algorithm, what is shown, the kernel, its width from data, the other parameters)."""
+        kernel = [n for n in self._rows if n in KERNEL_PARAMETERS]
+        others = [n for n in self._rows if n not in KERNEL_PARAMETERS]
+        chain = [self.combo, self.feature]
+        for name in kernel:
+            chain += tab_focusable(self._rows[name][1])
+        chain.append(self.width_from_data)
+        for name in others:
+            chain += tab_focusable(self._rows[name][1])
+        return chain
+
+    def _show_remembered(self) -> None:
+        """The widgets built show the remembered values, without an error."""
+        key = self._built_key
+        remembered = {**self._values.get(key, {}), **self._shared}
+        for name, w in self._widgets.items():
+            if name in remembered:
+                try:
+                    w.set_value(remembered[name])
+                except (TypeError, ValueError):
+                    pass
+            w.set_error(None)
 
     def _update_visibility(self) -> None:
         spec = self.spec()
@@ -219,9 +264,36 @@ class AlgorithmPanel(QWidget):
         sender = self.sender()
         if isinstance(sender, ParamWidget):
             sender.set_error(None)
+            name = sender.spec.name
+            if not (sender.dragging() and self._gesture and self._gesture[0] == name):
+                self._gestures += 1
+                self._gesture = (name, self._gestures)
         self._update_visibility()
         self._remember()
         self.changed.emit()
+
+    def gesture(self) -> tuple | None:
+        """(parameter, number) of the last change of a parameter: the same for every change
+        of one slider drag, new for any other change (a value typed, another parameter)."""
+        return self._gesture
+
+    def set_name_prefix(self, prefix: str) -> None:
+        """Controls named for the picture they edit: "Panel 2 Width c" with ``prefix``
+        "Panel 2 " (the compare layout), "Width c" with ""."""
+        self._prefix = prefix
+        spec = self.spec()
+        for p in spec.params:
+            w = self._widgets.get(p.name)
+            if w is not None:
+                w.set_accessible_label(prefix + (p.label or p.name))
+        self._name_fixed()
+
+    def _name_fixed(self) -> None:
+        for widget, label in self._fixed_names:
+            widget.setAccessibleName(self._prefix + label)
+        for name, button in self._link_buttons.items():
+            label = next((p.label or p.name for p in self.spec().params if p.name == name), name)
+            button.setAccessibleName(f"{self._prefix}Link {label}")
 
     def widget(self, name: str) -> ParamWidget | None:
         return self._widgets.get(name)
@@ -260,6 +332,8 @@ class AlgorithmPanel(QWidget):
         if w is not None:
             w.set_value(float(f"{width:.3g}"))
             w.set_error(None)
+            self._gestures += 1
+            self._gesture = ("width", self._gestures)
             self._remember()
             self.changed.emit()
 
@@ -346,6 +420,7 @@ class AlgorithmPanel(QWidget):
     def set_state(self, key: str, params: dict | None = None, feature="auto") -> None:
         """Select ``key`` with ``params`` (others at their remembered values or defaults)."""
         params = dict(params or {})
+        self._gesture = None
         spec = registry.get(key)
         mode = "regression" if spec.kind == "regressor" else "classification"
         if mode != self._mode:
@@ -360,7 +435,10 @@ class AlgorithmPanel(QWidget):
         self.combo.setCurrentIndex(max(self.combo.findData(key), 0))
         self.combo.blockSignals(False)
         self._feature_value = feature
-        self._build()
+        if getattr(self, "_built_key", None) == key:
+            self._show_remembered()  # the same widgets: the focus stays where it is
+        else:
+            self._build()
         index = self.feature.findData(feature)
         if index < 0:
             self.feature.blockSignals(True)

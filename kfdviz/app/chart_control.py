@@ -81,7 +81,7 @@ class ChartControl(QObject):
             self.run()
 
     def _apply(self, settings: dict) -> None:
-        self.view.primary = bool(settings.get("charts_only"))
+        self.view.set_primary(bool(settings.get("charts_only")))
         try:
             names = tuple(requested_charts(settings))
         except ValueError as exc:

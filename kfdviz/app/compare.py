@@ -34,7 +34,7 @@ from ..session_schema import MAX_PANELS
 from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
 from .drawing import show_compare_caption
-from .params import small_font
+from .params import name_unnamed, small_font
 from .pictures import SlotState, caption, default_compare_slots
 
 RIGHT_DOCK_WIDTH = 380  # the right-hand docks' width as the window first lays them out
@@ -89,11 +89,14 @@ class ComparePanel(QFrame):
         self.edit_button.setCheckable(True)
         self.edit_button.setToolTip("Edit this panel's parameters in the algorithm panel")
         self.edit_button.clicked.connect(lambda: self.activated.emit(self.index))
+        self.combo.setAccessibleName(f"Panel {index + 1} Algorithm")
+        self.edit_button.setAccessibleName(f"Panel {index + 1} Edit")
         head = QHBoxLayout()
         head.setContentsMargins(2, 2, 2, 2)
         head.addWidget(self.combo, 1)
         head.addWidget(self.edit_button)
         self.view = InputSpaceView(theme=theme, compact=True)
+        name_unnamed(self.view, f"Panel {index + 1} picture")
         self._input3d: Scatter3DView | None = None
         self._outputs: OutputsView | None = None
         self._embedding: Scatter3DView | None = None
@@ -112,6 +115,7 @@ class ComparePanel(QFrame):
     def input3d(self) -> Scatter3DView:
         if self._input3d is None:
             self._input3d = Scatter3DView(theme=self.theme)
+            name_unnamed(self._input3d, f"Panel {self.index + 1} input data in 3-D")
             self.stack.addWidget(self._input3d)
         return self._input3d
 
@@ -119,6 +123,7 @@ class ComparePanel(QFrame):
     def outputs(self) -> OutputsView:
         if self._outputs is None:
             self._outputs = OutputsView(theme=self.theme)
+            name_unnamed(self._outputs, f"Panel {self.index + 1} outputs")
             self.stack.addWidget(self._outputs)
         return self._outputs
 
@@ -126,6 +131,7 @@ class ComparePanel(QFrame):
     def embedding(self) -> Scatter3DView:
         if self._embedding is None:
             self._embedding = Scatter3DView(theme=self.theme)
+            name_unnamed(self._embedding, f"Panel {self.index + 1} embedding")
             self.stack.addWidget(self._embedding)
         return self._embedding
 
@@ -275,6 +281,8 @@ class CompareView(QWidget):
             "What each panel shows: the input space with the level sets, the histograms of "
             "the outputs, or the embedding of the points (3-D data: always the embedding)"
         )
+        self.count.setAccessibleName("Compare panels")
+        self.mode.setAccessibleName("Compare panels show")
         self.mode.currentIndexChanged.connect(
             lambda _i: self.mode_changed.emit(self.mode.currentData())
         )

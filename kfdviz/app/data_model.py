@@ -5,9 +5,11 @@ undoable command, drags and brush strokes merged into one step); this wrapper tu
 calls into the ``changed(kind)`` signal: "edit" (points added, moved, removed or relabelled),
 "replace" (a different data set: views re-frame) or "roles" (the train/test split changed).
 
-Generating or loading a data set is one ``replace`` step of the same history (it may have another
-dimension), so Undo brings back what was drawn before, then continues with its history. Nothing
-the user drew is lost.
+The points belong to the window's :class:`~kfdviz.app.document.Document`; every edit here is one
+step of its history (a drag or a brush stroke, given one ``merge`` token, one step). Generating
+or loading a data set is one "replace" step (it may have another dimension), so Undo brings back
+what was drawn before. Nothing the user drew is lost. Undo and redo are the document's; when
+they put other points back, :meth:`DataModel.restored` tells the widgets.
 
 In regression mode the points are (x, y) samples, stored as 2-D points of a dataset in
 "regression" mode; requests get X = the x column and the targets y.
@@ -15,11 +17,14 @@ In regression mode the points are (x, y) samples, stored as 2-D points of a data
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from ..datasets.drawing import MAX_CLASSES, Change, DrawnDataset
 from ..session import split_roles
+from .document import Document
 
 _KIND = {
     "roles": "roles",
@@ -32,19 +37,24 @@ _KIND = {
 
 class DataModel(QObject):
     changed = Signal(str)  # "edit" | "replace" | "roles"
-    undo_state = Signal(bool, bool)  # can undo, can redo
 
     max_classes = MAX_CLASSES
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, document: Document | None = None, parent: QObject | None = None):
+        """``document``: whose points these are (None: a document of their own)."""
         super().__init__(parent)
-        self._ds = DrawnDataset(2)
-        self._test_ratio = 0.0
-        self._split_seed = 0
+        document = Document() if document is None else document
+        self.document = document
+        self.history = document.history
         self.version = 0
-        self._ds.subscribe(self._observe)
+        self._strokes = itertools.count(1)
+        document.dataset.subscribe(self._observe)
 
     # -- reading ---------------------------------------------------------------------------------
+    @property
+    def _ds(self) -> DrawnDataset:
+        return self.document.dataset
+
     @property
     def dataset(self) -> DrawnDataset:
         return self._ds
@@ -82,27 +92,35 @@ class DataModel(QObject):
         return np.column_stack([X[:, 0], np.zeros(X.shape[0])])
 
     def test_ratio(self) -> float:
-        return self._test_ratio
+        return self.document.test_ratio
 
     def can_undo(self) -> bool:
-        return self._ds.can_undo
+        return self.history.can_undo
 
     def can_redo(self) -> bool:
-        return self._ds.can_redo
+        return self.history.can_redo
 
     # -- notifications ---------------------------------------------------------------------
     def _observe(self, _ds: DrawnDataset, change: Change) -> None:
-        self._emit(_KIND.get(change.kind, "edit"))
+        # The document's history keeps the steps; the data set's own would only hold memory.
+        _ds.clear_history()
+        kind = _KIND.get(change.kind, "edit")
+        if kind == "replace":
+            self.history.note_replace()
+        self._emit(kind)
 
     def _emit(self, kind: str) -> None:
         self.version += 1
         self.changed.emit(kind)
-        self.undo_state.emit(self.can_undo(), self.can_redo())
+
+    def restored(self, kind: str) -> None:
+        """Undo or redo put other points in place ("replace": re-frame, "edit", "roles")."""
+        self._emit(kind)
 
     # -- commands ----------------------------------------------------------------------------
     def new_stroke(self) -> int:
         """A token that merges the edits of one drag into a single undo step."""
-        return self._ds.new_merge_token()
+        return next(self._strokes)
 
     def end_stroke(self) -> None:
         """Nothing to do: a new stroke simply uses a new token."""
@@ -121,26 +139,33 @@ class DataModel(QObject):
         label = 0 if self.regression else int(label)
         if not 0 <= label < self._ds.max_classes:
             raise ValueError(f"class labels go from 1 to {self._ds.max_classes}")
-        self._ds.add(P[:, :2], label, self._new_roles(P.shape[0]), merge=merge)
+        text = "Spray points" if merge is not None else "Add point"
+        with self.history.group(text, merge=_key("add", merge)):
+            self._ds.add(P[:, :2], label, self._new_roles(P.shape[0]), merge=merge)
 
     def remove(self, indices, *, merge=None) -> None:
         """Delete points; removals with one ``merge`` token (an erase stroke) undo as one."""
         idx = np.unique(np.asarray(indices, dtype=np.int64))
         if idx.size:
-            self._ds.remove(idx, merge=merge)
+            text = "Erase points" if merge is not None or idx.size > 1 else "Erase point"
+            with self.history.group(text, merge=_key("erase", merge)):
+                self._ds.remove(idx, merge=merge)
 
     def move(self, index: int, x: float, y: float, *, merge=None) -> None:
-        self._ds.move([int(index)], [[x, y]], merge=merge)
+        with self.history.group("Move point", merge=_key("move", merge)):
+            self._ds.move([int(index)], [[x, y]], merge=merge)
 
     def relabel(self, index: int, label: int) -> None:
         if self.regression:
             return
         if int(self._ds.y[index]) != int(label):
-            self._ds.relabel([int(index)], [int(label)])
+            with self.history.group(f"Relabel point as class {int(label) + 1}"):
+                self._ds.relabel([int(index)], [int(label)])
 
     def clear(self) -> None:
         if self.n:
-            self._ds.clear()
+            with self.history.group("Clear points"):
+                self._ds.clear()
 
     def replace(self, X, y, *, regression: bool = False, roles=None) -> None:
         """A new data set (generated or loaded) as one undoable step.
@@ -155,42 +180,41 @@ class DataModel(QObject):
             labels = np.zeros(len(points))
         else:
             points, labels = X, np.asarray(y)
-        if roles is None and self._test_ratio > 0 and len(points) > 1:
+        if roles is None and self.document.test_ratio > 0 and len(points) > 1:
+            doc = self.document
             test = split_roles(
-                len(points), self._test_ratio, self._split_seed, None if regression else labels
+                len(points), doc.test_ratio, doc.split_seed, None if regression else labels
             )
             roles = np.where(test, "test", "train")
-        self._ds.replace(
-            points, labels, roles, mode="regression" if regression else "classification"
-        )
+        with self.history.group("Replace points"):
+            self._ds.replace(
+                points, labels, roles, mode="regression" if regression else "classification"
+            )
 
     # -- presentation ----------------------------------------------------------------------------
     def detach(self) -> tuple:
-        """Put the current points and their whole history aside; work on an empty data set.
-
-        :meth:`attach` brings them back exactly (a presentation shows slides in between).
-        """
-        saved = (self._ds, self._test_ratio, self._split_seed)
-        self._ds.unsubscribe(self._observe)
-        self._ds = DrawnDataset(2)
-        self._ds.subscribe(self._observe)
-        return saved
+        """Put the current points, their split and the whole history aside; work on an empty
+        data set with a history of its own. :meth:`attach` brings them back exactly (a
+        presentation shows slides in between)."""
+        doc = self.document
+        saved = (doc.use_dataset(DrawnDataset(2)), doc.test_ratio, doc.split_seed)
+        return (*saved, doc.history.put_aside())
 
     def attach(self, saved: tuple, *, notify: bool = True) -> None:
         """The points put aside by :meth:`detach`, with their history; emits "replace".
 
-        With ``notify`` False only the undo state is told (the caller redraws and knows the
-        pictures of these points are still valid: nothing is refitted).
+        With ``notify`` False only the history's listeners are told (the caller redraws and
+        knows the pictures of these points are still valid: nothing is refitted).
         """
-        ds, self._test_ratio, self._split_seed = saved
-        self._ds.unsubscribe(self._observe)
-        self._ds = ds
-        ds.subscribe(self._observe)
+        ds, ratio, seed, steps = saved
+        doc = self.document
+        doc.use_dataset(ds)
+        doc.set_split(ratio, seed)
+        doc.history.take_back(steps)
         if notify:
             self._emit("replace")
         else:
             self.version += 1
-            self.undo_state.emit(self.can_undo(), self.can_redo())
 
     def set_regression(self, regression: bool) -> None:
         """Switch between classes and (x, y) samples; the canvas starts empty (undoable)."""
@@ -200,21 +224,26 @@ class DataModel(QObject):
 
     def remember_split(self, ratio: float, seed: int) -> None:
         """Set the split's ratio and seed without touching the current roles."""
-        self._test_ratio, self._split_seed = float(ratio), int(seed)
+        self.document.set_split(ratio, seed)
 
     def split_seed(self) -> int:
-        return self._split_seed
+        return self.document.split_seed
 
     def set_split(self, ratio: float, seed: int | None = None) -> None:
         """Hold out ``ratio`` of the points (stratified by class, chosen with ``seed``)."""
-        self._test_ratio = float(ratio)
-        if seed is not None:
-            self._split_seed = int(seed)
-        if self.n > 1:
-            self._ds.split(self._test_ratio, self._split_seed, stratify=not self.regression)
+        doc = self.document
+        with self.history.group(f"Split {round(100 * float(ratio))} % test"):
+            doc.set_split(ratio, seed)
+            if self.n > 1:
+                self._ds.split(doc.test_ratio, doc.split_seed, stratify=not self.regression)
 
     def undo(self) -> None:
-        self._ds.undo()
+        self.history.undo()
 
     def redo(self) -> None:
-        self._ds.redo()
+        self.history.redo()
+
+
+def _key(kind: str, merge):
+    """The history's merge key of a stroke's edits (None: not merged)."""
+    return None if merge is None else ("points", kind, merge)

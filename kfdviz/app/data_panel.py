@@ -94,6 +94,7 @@ class DataPanel(QWidget):
         for action in file_actions:
             button = QToolButton()
             button.setDefaultAction(action)
+            button.setAccessibleName(action.text())
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             self._file_buttons.addWidget(button)
@@ -104,6 +105,7 @@ class DataPanel(QWidget):
         for i, action in enumerate(tool_actions):
             button = QToolButton()
             button.setDefaultAction(action)
+            button.setAccessibleName(action.text())
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             grid.addWidget(button, i // 3, i % 3)
@@ -172,6 +174,20 @@ class DataPanel(QWidget):
         layout.addWidget(self.count)
         layout.addStretch(1)
         self._generator_changed()
+        # Each control named as it is labelled (screen readers, UI automation).
+        for widget, name in (
+            (self.generator, "Data set"),
+            (self.n_samples, "Points"),
+            (self.noise, "Noise"),
+            (self.classes, "Classes"),
+            (self.seed, "Seed"),
+            (self.generate, "Generate"),
+            (self.regression, "Regression mode"),
+            (self.split, "Train / test split"),
+        ):
+            widget.setAccessibleName(name)
+        for k, button in enumerate(self.class_buttons):
+            button.setAccessibleName(f"Class {k + 1}")
 
     # -- generator ----------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ the same camera angles (vector paths and text).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,8 +96,9 @@ class ExportChoice:
 
 def with_layout(plan: FigurePlan, titles: str, arrangement: str) -> FigurePlan:
     """``plan`` with the titles and the panels' arrangement chosen."""
-    plan.settings = {**plan.settings, "titles": titles, "arrangement": arrangement}
-    return plan
+    return dataclasses.replace(
+        plan, settings={**plan.settings, "titles": titles, "arrangement": arrangement}
+    )
 
 
 def preset_size(key: str, plan: FigurePlan | None) -> tuple[tuple[int, int], float]:

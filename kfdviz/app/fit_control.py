@@ -17,6 +17,12 @@ says why in the status line and on the widget concerned. ``drawn`` is emitted on
 show a result, ``failed`` for a failure shown, ``all_drawn`` when every slot of the layout shows
 a fit of the current data.
 
+Its life: nothing is fitted before :meth:`FitControl.start` (the window was shown: the plots have
+their size), nor while it is held (:meth:`hold` / :meth:`release`: a presentation's slide
+settling its layout), nor after :meth:`shutdown`; :attr:`closing`, :attr:`started` and
+:attr:`held` say where it stands. The changes the user makes through the algorithm panel are
+steps of the document's history (a slider drag one step).
+
 GUI thread only; the worker's thread sees nothing of this but frozen requests.
 """
 
@@ -29,12 +35,12 @@ from ..estimators import registry
 from ..pipeline import FitFailure, FitRequest, GridSpec
 from ..workers import FitWorker
 from .algorithm_panel import KERNEL_NAMES
+from .document import param_label
 from .grid_box import GridBox
 from .large_data import LargeDataGuard
 from .live_refit import LiveRefit
 from .picture_marks import Fix, PictureMarks
-from .pictures import SlotState
-from .workspace import param_label
+from .pictures import SlotState, param_names
 
 DEBOUNCE_MS = 150
 
@@ -49,14 +55,15 @@ class FitControl(QObject):
     def __init__(self, parent: QObject, *, data, pictures, workspace, status, canvas):
         super().__init__(parent)
         self.data = data
+        self.history = data.history
         self.pictures = pictures
         self.workspace = workspace
         self.status = status
         self.panel = workspace.algorithm_panel
         self.live = True
-        self.closing = False
-        self.started = False  # the window was shown: the plots have their size
-        self.slide_pending = False  # a slide's layout is being settled (presentation)
+        self._closing = False
+        self._started = False  # the window was shown: the plots have their size
+        self._held = False  # a slide's layout is being settled (presentation)
         self.dirty: set[str] = set()
         self.drawn_version: dict[str, int] = {}
         self.submitted_version: dict[str, int] = {}
@@ -98,6 +105,38 @@ class FitControl(QObject):
         # the grid's box follows the plots' visible range (grid_box.py)
         self.grid_box = GridBox(self, fit=self, workspace=workspace, pictures=pictures, data=data)
 
+    # -- life ------------------------------------------------------------------------------------
+    @property
+    def closing(self) -> bool:
+        """Shut down (the window closes): nothing is fitted any more."""
+        return self._closing
+
+    @property
+    def started(self) -> bool:
+        """The window was shown: the plots have their size, fits may start."""
+        return self._started
+
+    @property
+    def held(self) -> bool:
+        """Fits wait (:meth:`hold`) until :meth:`release`."""
+        return self._held
+
+    def start(self) -> None:
+        """The plots have their size: fits may start (the caller asks for the first)."""
+        self._started = True
+
+    def hold(self) -> None:
+        """No fit starts until :meth:`release` (what waits stays marked)."""
+        self._held = True
+
+    def release(self) -> None:
+        """Fits may start again; the caller asks for those it wants."""
+        self._held = False
+
+    def stop_waiting(self) -> None:
+        """The debounce's wait ends without a fit (what waits stays marked)."""
+        self.debounce.stop()
+
     # -- what changed ----------------------------------------------------------------------------
     def data_changed(self, kind: str) -> None:
         """The points changed: redraw them, and fit the layout (or clear it: no points)."""
@@ -106,7 +145,7 @@ class FitControl(QObject):
             self.debounce.stop()
             self.worker.cancel()
             for slot in self.pictures.all_slots():
-                slot.result = None
+                slot.set_result(None)
             self.workspace.clear_results()
             self.marks.clear()
             self.dirty.clear()
@@ -117,12 +156,19 @@ class FitControl(QObject):
         self.request_fit(slots=self.pictures.layout_slot_names())
 
     def panel_changed(self) -> None:
-        """The algorithm or a parameter changed in the algorithm panel."""
-        self.request_fit(slots=self.workspace.sync_slot_from_panel())
+        """The algorithm or a parameter changed in the algorithm panel: one step of the
+        history, merged with the last while one slider is dragged."""
+        slot = self.pictures.active_slot()
+        gesture = self.panel.gesture()
+        merge = None if gesture is None else ("param", slot.name, *gesture)
+        with self.history.group(merge=merge):
+            changed = self.workspace.sync_slot_from_panel()
+        self.request_fit(slots=changed)
 
     def feature_changed(self) -> None:
         slot = self.pictures.active_slot()
-        slot.feature = self.panel.feature_value()
+        with self.history.group():
+            slot.set_setting(feature=self.panel.feature_value())
         self.request_fit(slots=[slot.name], now=True)
 
     def set_live(self, on: bool) -> None:
@@ -131,7 +177,8 @@ class FitControl(QObject):
             self.request_fit()
 
     def set_svr(self, on: bool) -> None:
-        self.pictures.with_svr = on
+        with self.history.group():
+            self.pictures.set_view(with_svr=on)
         if self.data.regression:
             self.request_fit()
 
@@ -160,7 +207,7 @@ class FitControl(QObject):
     def fit_now(self, *, follow: bool = False) -> None:
         """Submit the fits of the layout's slots that wait; ``follow``: queue each behind its
         slot's running fit instead of cancelling it (``FitWorker.submit``)."""
-        if self.closing or not self.started or self.slide_pending:
+        if self._closing or not self._started or self._held:
             return  # the first fit (of a window or a slide) waits for the layout's size
         names = self.pictures.layout_slot_names()
         wanted = [s for s in names if s in self.dirty]
@@ -181,19 +228,20 @@ class FitControl(QObject):
             self.dirty.discard(name)
             slot = self.pictures.slot(name)
             if slot is self.pictures.active_slot():
-                params, problems = self.panel.collect()
+                # the slot has the panel's valid values (panel_changed); a value typed that is
+                # not one is the panel's to show
+                _, problems = self.panel.collect()
                 if problems:
                     self.panel.mark_errors(problems)
                     name0, reason = next(iter(problems.items()))
                     label = param_label(slot.algorithm, name0)
                     # The registry's reasons name the parameter already ("Width c must be ...").
                     said = reason if reason.startswith(label) else f"{label}: {reason}"
-                    slot.error, slot.error_param = reason, name0
+                    slot.set_failure(reason, name0)
                     self.status.show(f"{said} Nothing was fitted.", kind="error")
                     self.marks.stale(name, f"{said} This picture is of the last valid value.")
                     self.worker.cancel(name)
                     continue
-                slot.params = params
             else:
                 problems = registry.get(slot.algorithm).validate(slot.params)
                 if problems:
@@ -205,9 +253,15 @@ class FitControl(QObject):
 
     def _request(self, slot: SlotState) -> FitRequest:
         data = self.data
+        params = slot.params
+        if slot is self.pictures.active_slot():
+            # what the algorithm panel shows: a session's values for parameters the algorithm
+            # does not take (another algorithm's, kept in its panel) are not the fit's
+            own = param_names(slot.algorithm)
+            params = {k: v for k, v in params.items() if k in own}
         return FitRequest(
             algorithm=slot.algorithm,
-            params=slot.params,
+            params=params,
             X=data.X(),
             y=data.y(),
             test_mask=data.test_mask(),
@@ -234,7 +288,7 @@ class FitControl(QObject):
     # -- outcomes --------------------------------------------------------------------------------
     def _on_outcome(self, outcome) -> None:
         version = self.request_version.pop(outcome.request_id, None)
-        if self.closing or not self.worker.is_current(outcome):
+        if self._closing or not self.worker.is_current(outcome):
             return
         slot = self.pictures.slot(outcome.slot)
         if isinstance(outcome, FitFailure):
@@ -243,8 +297,7 @@ class FitControl(QObject):
                 return
             self._slot_failed(slot, outcome)
             return
-        slot.result = outcome
-        slot.error = slot.error_param = None
+        slot.set_result(outcome)
         self.marks.current(slot.name)
         if version is None:
             version = self.submitted_version.get(slot.name, -1)
@@ -257,9 +310,9 @@ class FitControl(QObject):
             self.all_drawn.emit()
 
     def _slot_failed(self, slot: SlotState, failure: FitFailure) -> None:
-        slot.error, slot.error_param = failure.message, failure.param
+        slot.set_failure(failure.message, failure.param)
         self.failed_version[slot.name] = self.data.version
-        where = self.workspace.show_failure(slot, failure)
+        where = self._show_failure(slot, failure)
         title = registry.get(slot.algorithm).title if slot.algorithm in registry.ALGORITHMS else ""
         self.status.show(
             f"{title} — {where}{failure.message} The last good picture stays.", kind="error"
@@ -271,6 +324,20 @@ class FitControl(QObject):
                 self._fix_for(slot),
             )
         self.failed.emit(failure)
+
+    def _show_failure(self, slot: SlotState, failure: FitFailure) -> str:
+        """Mark a failed fit where it belongs (the parameter's widget, the compare panel);
+        returns "<parameter label>: " when a widget shows it, else ""."""
+        where = ""
+        p = self.pictures
+        if slot is p.active_slot() and failure.param:
+            if self.panel.show_error(failure.param, failure.message):
+                label = param_label(slot.algorithm, failure.param)
+                where = "" if failure.message.startswith(label) else f"{label}: "
+        index = p.compare_index(slot.name)
+        if p.layout_name == "compare" and index is not None:
+            self.workspace.compare_view.panels[index].set_error(failure.message)
+        return where
 
     def _fix_for(self, slot: SlotState) -> Fix | None:
         """A one-click way out of a failure, where there is one."""
@@ -284,8 +351,9 @@ class FitControl(QObject):
     def switch(self, slot: SlotState, algorithm: str) -> None:
         """Give ``slot`` another algorithm, keeping its kernel, and fit it now."""
         kernel = {k: v for k, v in slot.params.items() if k in KERNEL_NAMES}
-        slot.algorithm, slot.params, slot.feature = algorithm, kernel, "auto"
-        slot.error = slot.error_param = None
+        title = registry.get(algorithm).title
+        with self.history.group(f"Use {title}"):
+            slot.set_setting(algorithm=algorithm, params=kernel, feature="auto")
         if slot is self.pictures.active_slot():
             self.workspace.bind_panel(slot)
         self.request_fit(slots=[slot.name], now=True)
@@ -327,7 +395,7 @@ class FitControl(QObject):
 
     def shutdown(self) -> None:
         """Stop for good (the window closes): no more fits, the thread joined."""
-        self.closing = True
+        self._closing = True
         self.debounce.stop()
         self.grid_box.settle.stop()
         self.worker.shutdown()

@@ -139,7 +139,7 @@ class GridBox(QObject):
         """The view has settled: refit the layout's pictures that no longer cover it. While
         fits run or wait, look again once they are done (their boxes are the ones to check)."""
         fit = self.fit
-        if fit.closing or not fit.started or fit.slide_pending or self.data.n == 0:
+        if fit.closing or not fit.started or fit.held or self.data.n == 0:
             return
         names = self.pictures.layout_slot_names()
         if fit.waiting(names):

@@ -153,7 +153,7 @@ class LargeDataGuard(QObject):
                     widget.set_value(int(centers))
                     widget.changed.emit()  # as if typed: the panel, the slot and a live fit
             else:
-                slot.params = {**slot.params, "n_centers": int(centers)}
+                slot.set_setting(params={**slot.params, "n_centers": int(centers)})
                 others.append(name)
         if not self.fit.live:
             self.fit.request_fit(now=True)

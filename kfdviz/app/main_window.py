@@ -3,8 +3,10 @@
 The window itself only wires. What it shows and does belongs to its collaborators, each built
 here with what it needs, given explicitly (constructor arguments, signals):
 
-- ``pictures`` (:class:`~kfdviz.app.pictures.Pictures`): the slots on screen, the layout;
-- ``data`` (:class:`~kfdviz.app.data_model.DataModel`): the points, roles, undo;
+- ``document`` (:class:`~kfdviz.app.document.Document`): everything the user edits, Qt-free, with
+  its one history of undoable steps; ``pictures`` (its slots, the layout) is part of it;
+- ``data`` (:class:`~kfdviz.app.data_model.DataModel`): the document's points, as signals;
+- ``edits`` (:class:`~kfdviz.app.undo_control.UndoControl`): Undo, Redo and the History view;
 - ``action_table`` (:class:`~kfdviz.app.actions.ActionTable`): the commands, toolbar and menus;
 - ``status`` (:class:`~kfdviz.app.status_line.StatusLine`): the message, notice and progress;
 - ``workspace`` (:class:`~kfdviz.app.workspace.Workspace`): the views, docks and layouts;
@@ -35,15 +37,16 @@ from .canvas_tools import CanvasTools
 from .chart_control import ChartControl
 from .compact_layout import CompactLayout
 from .data_model import DataModel
+from .document import Document
 from .export import Exporter
 from .fit_control import FitControl
 from .gallery import GalleryControl
-from .pictures import Pictures
 from .presentation import Presenter
 from .session_actions import SessionActions
 from .settings import StoredSettings
 from .status_line import StatusLine
 from .sweep_panel import SweepControl
+from .undo_control import UndoControl
 from .workspace import Workspace
 
 
@@ -80,14 +83,16 @@ class MainWindow(QMainWindow):
         self.presenter: Presenter | None = None
         self._first_show = True
 
-        self.data = DataModel(self)
-        self.pictures = Pictures()
+        self.document = Document()
+        self.pictures = self.document.pictures
+        self.data = DataModel(self.document, self)
         self.action_table = ActionTable(self)
         self.status = StatusLine(self.statusBar(), self.action_table["cancel"], theme_obj)
         self.workspace = ws = Workspace(
             self,
             data=self.data,
             pictures=self.pictures,
+            history=self.document.history,
             actions=self.action_table,
             status=self.status,
             theme=theme_obj,
@@ -115,7 +120,7 @@ class MainWindow(QMainWindow):
         self.files = SessionActions(
             self,
             data=self.data,
-            pictures=self.pictures,
+            document=self.document,
             workspace=ws,
             fit=self.fit,
             sweep=self.sweep,
@@ -128,7 +133,7 @@ class MainWindow(QMainWindow):
             self,
             folder=autosave_dir,
             session_state=self.files.session_state,
-            open_session_file=self.files.open_session_file,
+            open_session_file=self.files.recover_session_file,
             status=self.status,
             interval_seconds=autosave_interval,
             edit_delay_ms=autosave_delay_ms,
@@ -163,14 +168,24 @@ class MainWindow(QMainWindow):
             stored=self.stored,
         )
         self.compact_layout = CompactLayout(self, ws)  # small screens: tabbed docks
+        self.edits = UndoControl(
+            self,
+            document=self.document,
+            data=self.data,
+            workspace=ws,
+            fit=self.fit,
+            actions=self.action_table,
+            status=self.status,
+        )
         self._wire()
 
         self.resize(1280, 800)
         if restore and settings is not None and preset is None:
             self.stored.restore_window(self)
-            self.fit.live = self.stored.live()
+            self.fit.set_live(self.stored.live())
             self.action_table.set_checked_quietly("live", self.fit.live)
         self.files.load_preset(preset or "default", restore_params=restore and preset is None)
+        self.document.history.clear()  # the window opens on a fresh history
         self.data.changed.connect(self.autosave.edited)
         self.data.changed.connect(self.sweep.data_changed)
         ws.algorithm_panel.changed.connect(self.autosave.edited)
@@ -185,7 +200,6 @@ class MainWindow(QMainWindow):
         self.action_table.connect_handlers(lambda path: operator.attrgetter(path)(self))
         self.data.changed.connect(fit.data_changed)
         self.data.changed.connect(self.canvas.data_changed)
-        self.data.undo_state.connect(self._undo_state)
         ws.algorithm_panel.changed.connect(fit.panel_changed)
         ws.algorithm_panel.feature_changed.connect(fit.feature_changed)
         ws.algorithm_panel.width_from_data_requested.connect(self.files.width_from_data)
@@ -199,10 +213,6 @@ class MainWindow(QMainWindow):
         fit.drawn.connect(self.fit_drawn)
         fit.failed.connect(self.fit_failed)
         fit.all_drawn.connect(self.all_drawn)
-
-    def _undo_state(self, can_undo: bool, can_redo: bool) -> None:
-        self.action_table["undo"].setEnabled(can_undo)
-        self.action_table["redo"].setEnabled(can_redo)
 
     # -- the public face -------------------------------------------------------------------------
     def load_preset(self, name: str, *, restore_params: bool = False) -> None:
@@ -280,8 +290,8 @@ class MainWindow(QMainWindow):
         if self._first_show:
             # The views have their size only now: frame the data to it, then fit.
             self._first_show = False
-            self.fit.started = True
-            self.workspace.follow_resize = True
+            self.fit.start()
+            self.workspace.follow_resizes(True)
             self.workspace.arrange_first_show()
             self.compact_layout.follow(self.size())
             QTimer.singleShot(0, self._after_first_show)
@@ -319,13 +329,11 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.presenter.leave()
         self.gallery.close()
-        self.fit.closing = True
-        self.workspace.follow_resize = False
-        self.fit.debounce.stop()
+        self.fit.shutdown()
+        self.workspace.follow_resizes(False)
         self.status.stop()
         self.save_settings()
         self.autosave.stop()
-        self.fit.shutdown()
         self.sweep.shutdown()
         self.charts.shutdown()
         super().closeEvent(event)

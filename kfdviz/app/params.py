@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAccessible, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -24,35 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..views.style import error_style
+from .wording import CHOICE_LABELS
 
 SLIDER_STEPS = 1000
-
-# Friendlier names for choices, where the key alone says little.
-CHOICE_LABELS = {
-    "rbf": "Gaussian (RBF)",
-    "poly": "Polynomial",
-    "linear": "Linear",
-    "prior": "Bayes (class priors)",
-    "midpoint": "Midpoint of class means",
-    "min-error": "Fewest training errors",
-    "margin-lp": "Margin LP (eq. 15)",
-    "identity": "N + μI",
-    "gram": "N + μK",
-    "ovr": "One-vs-rest",
-    "gda": "GDA (nearest class mean)",
-    "random": "Random subset",
-    "kmeans": "k-means centres",
-    "cholesky": "Cholesky (Alg. 2)",
-    "gram-schmidt": "Gram–Schmidt (Alg. 3)",
-    "rotation": "rotation",
-    "translate-x": "x-shift",
-    "translate-y": "y-shift",
-    "scale": "scaling",
-    "squared": "Gaussian (ξ²)",
-    "absolute": "Laplacian (|ξ|)",
-    "huber": "Huber's robust",
-    "epsilon-insensitive": "ε-insensitive",
-}
 
 
 def small_font(widget: QWidget, points: float = 8.0) -> QWidget:
@@ -69,6 +46,60 @@ def compact_combo(min_chars: int = 8) -> QComboBox:
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(min_chars)
     return combo
+
+
+def name_unnamed(widget: QWidget, name: str) -> None:
+    """Give ``widget`` and every control in it that has no accessible name the name ``name``
+    (a plot, a table, a scroll area: what a screen reader says when it gets the focus)."""
+    for child in [widget, *widget.findChildren(QWidget)]:
+        if child.focusPolicy() == Qt.FocusPolicy.NoFocus or accessible_name(child):
+            continue
+        parent = child.parentWidget()
+        if isinstance(parent, QAbstractSpinBox) and parent.accessibleName():
+            child.setAccessibleName(parent.accessibleName())  # the field inside a spin box
+        else:
+            child.setAccessibleName(name)
+
+
+def accessible_name(widget: QWidget) -> str:
+    """What a screen reader calls ``widget``: its accessible name, or what Qt derives from it
+    (a button's text, a combo box's current item)."""
+    if widget.accessibleName():
+        return widget.accessibleName()
+    interface = QAccessible.queryAccessibleInterface(widget)
+    return interface.text(QAccessible.Text.Name) if interface is not None else ""
+
+
+def tab_focusable(root: QWidget) -> list[QWidget]:
+    """The controls under ``root`` (itself included) that Tab reaches, in the order they were
+    made (a spin box's own field is part of the spin box)."""
+    window = root.window()
+    return [
+        w
+        for w in [root, *root.findChildren(QWidget)]
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus
+        and w.window() is window  # not a combo box's popup list
+        and not isinstance(w.parentWidget(), QAbstractSpinBox)
+    ]
+
+
+class WindowUndoKeys(QObject):
+    """Ctrl+Z and Ctrl+Shift+Z (Ctrl+Y) in a parameter's field undo and redo the window's last
+    step, as anywhere in the window, once what was typed is taken (Return, or the field left);
+    while the user is still typing they undo the typing, as in any text field."""
+
+    KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+    def eventFilter(self, obj, event) -> bool:
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(obj, QLineEdit)
+            and not obj.isModified()
+            and any(event.matches(key) for key in self.KEYS)
+        ):
+            event.ignore()  # not the field's: the window's Undo and Redo take the keys
+            return True
+        return False
 
 
 class InvalidValue(ValueError):
@@ -108,6 +139,21 @@ class ParamWidget(QWidget):
     def editor(self) -> QWidget:
         """The widget that shows the error frame."""
         return self
+
+    def dragging(self) -> bool:
+        """Whether the user is dragging this widget's slider (its changes are one step)."""
+        return False
+
+    def set_accessible_label(self, label: str) -> None:
+        """Name this widget and every control in it ``label``, as its row is labelled."""
+        self.setAccessibleName(label)
+        for child in self.findChildren(QWidget):
+            if child.focusPolicy() == Qt.FocusPolicy.NoFocus:
+                continue
+            text = child.text() if isinstance(child, QAbstractButton) else ""
+            own = text.replace("&", "")
+            # a check box of several (the choices of a tuple) is named by its own text too
+            child.setAccessibleName(label if not own or label.endswith(own) else f"{label} {own}")
 
     def error(self) -> str | None:
         return self._error
@@ -152,11 +198,16 @@ class FloatParam(ParamWidget):
         outer.addWidget(self.error_label)
         self.slider.valueChanged.connect(self._slider_moved)
         self.field.editingFinished.connect(self._field_edited)
+        self._undo_keys = WindowUndoKeys(self)
+        self.field.installEventFilter(self._undo_keys)
         self._value: float | str = float(spec.default)
         self.set_value(spec.default)
 
     def editor(self) -> QWidget:
         return self.field
+
+    def dragging(self) -> bool:
+        return self.slider.isSliderDown()
 
     def _to_slider(self, v: float) -> int:
         if self.log:
@@ -183,6 +234,7 @@ class FloatParam(ParamWidget):
         self.changed.emit()
 
     def _field_edited(self) -> None:
+        self.field.setModified(False)  # taken: Ctrl+Z is the window's again
         text = self.field.text().strip()
         previous = self._value
         try:
@@ -258,11 +310,14 @@ class OptionalIntParam(ParamWidget):
         self._last = self.field.text()
         self.set_value(spec.default)
         self.field.editingFinished.connect(self._edited)
+        self._undo_keys = WindowUndoKeys(self)
+        self.field.installEventFilter(self._undo_keys)
 
     def editor(self) -> QWidget:
         return self.field
 
     def _edited(self) -> None:
+        self.field.setModified(False)  # taken: Ctrl+Z is the window's again
         if self.field.text() != self._last:
             self._last = self.field.text()
             self.changed.emit()

@@ -54,6 +54,48 @@ class SlotState:
         self.title_for = setting(self)
         return self
 
+    def set_setting(self, **values) -> None:
+        """Set what the slot fits: ``algorithm``, ``params``, ``feature``, ``title``,
+        ``title_for`` (those given); a failure shown for the old setting is forgotten."""
+        unknown = set(values) - {"algorithm", "params", "feature", "title", "title_for"}
+        if unknown:
+            raise TypeError(f"not a slot setting: {', '.join(sorted(unknown))}")
+        if "algorithm" in values:
+            self.algorithm = values["algorithm"]
+        if "params" in values:
+            self.params = dict(values["params"])
+        if "feature" in values:
+            self.feature = values["feature"]
+        if "title" in values:
+            self.title = values["title"]
+        if "title_for" in values:
+            self.title_for = values["title_for"]
+        self.error = self.error_param = None
+
+    def untitled(self) -> None:
+        """The caption follows the parameters from now on."""
+        self.title, self.title_for = "", None
+
+    def set_result(self, result: FitResult | None) -> None:
+        """The slot's last picture (None: none); no failure stands."""
+        self.result = result
+        self.error = self.error_param = None
+
+    def set_failure(self, message: str | None, param: str | None = None) -> None:
+        """Why the slot's last fit failed (and on which parameter), or None."""
+        self.error, self.error_param = message, param
+
+    def renamed(self, name: str) -> SlotState:
+        """A copy fitting what this slot fits, called ``name``, without result or failure."""
+        return SlotState(
+            name,
+            self.algorithm,
+            dict(self.params),
+            self.feature,
+            self.title,
+            title_for=self.title_for,
+        )
+
 
 def default_compare_slots() -> list[SlotState]:
     """One slot per compare panel: KFD beside kernel PCA's first two features (Mika et al.
@@ -172,14 +214,13 @@ class Pictures:
         the others the default comparison (kernel PCA's first two features) with its kernel,
         each panel in the input space; no parameter is linked."""
         main = self.main_slot
-        first = copy.copy(main)
-        first.name, first.result, first.error, first.error_param = "compare-0", None, None, None
-        first.params = dict(main.params)
+        first = main.renamed("compare-0")
         kernel = {k: v for k, v in main.params.items() if k in KERNEL_PARAM_NAMES}
         others = default_compare_slots()[1:]
         for slot in others:
-            slot.params.update(
-                {k: v for k, v in kernel.items() if k in param_names(slot.algorithm)}
+            own = param_names(slot.algorithm)
+            slot.set_setting(
+                params={**slot.params, **{k: v for k, v in kernel.items() if k in own}}
             )
         self.compare_slots = [first, *others]
         self.active_compare = 0
@@ -201,7 +242,7 @@ class Pictures:
             current = settled_params(other.algorithm, other.params)
             updates = {n: v for n, v in values.items() if n in own and current[n] != v}
             if updates:
-                other.params = {**other.params, **updates}
+                other.set_setting(params={**other.params, **updates})
                 changed.append(other.name)
         return changed
 
@@ -216,8 +257,64 @@ class Pictures:
                     taken[name] = settled_params(other.algorithm, other.params)[name]
                     break
         if taken:
-            slot.params = {**slot.params, **taken}
+            slot.set_setting(params={**slot.params, **taken})
         return taken
+
+    # -- what the user changes (the document's commands call these) ------------------------------
+    def set_view(self, **values) -> None:
+        """Set fields of the layout: ``layout_name``, ``compare_count``, ``compare_mode``,
+        ``active_compare``, ``linked``, ``compare_seeded``, ``with_svr``, ``resolution``,
+        ``main_slot``, ``compare_slots`` (those given)."""
+        for name, value in values.items():
+            if name not in self.__dataclass_fields__:
+                raise TypeError(f"not a field of the pictures: {name}")
+            setattr(self, name, value)
+
+    def set_values(self, slot: SlotState, algorithm: str, params: dict, feature, problems=()):
+        """Give ``slot`` (the one the algorithm panel edits) the panel's algorithm, parameters
+        and feature; the names of the slots changed and the linked values it took (a compare
+        slot given another algorithm takes the linked values the other panels have; the other
+        shown panels take its valid linked values)."""
+        new_algorithm = algorithm != slot.algorithm
+        slot.set_setting(algorithm=algorithm, params=params, feature=feature)
+        changed, taken = [slot.name], {}
+        if self.layout_name == "compare" and slot.name != "main":
+            if new_algorithm:
+                slot.untitled()
+                taken = self.pull_links(slot)
+            changed += self.spread_links(slot, self.linked - set(problems))
+        return changed, taken
+
+    def choose_compare_algorithm(self, index: int, key: str) -> SlotState:
+        """Compare panel ``index`` fits ``key``, keeping the kernel it had and taking the
+        linked values; its caption follows its parameters. Returns the slot."""
+        slot = self.compare_slots[index]
+        own = param_names(key)
+        kernel = {k: v for k, v in slot.params.items() if k in KERNEL_PARAM_NAMES and k in own}
+        slot.set_setting(algorithm=key, params=kernel, feature="auto")
+        slot.untitled()
+        self.pull_links(slot)
+        return slot
+
+    def set_compare_count(self, n: int) -> list[SlotState]:
+        """Show ``n`` compare panels; the shown slots that took linked values."""
+        self.compare_count = n
+        pulled = [slot for slot in self.shown_compare_slots() if self.pull_links(slot)]
+        if self.active_compare >= n:
+            self.active_compare = 0
+        return pulled
+
+    def set_link(self, name: str, on: bool, *, valid: bool = True) -> list[str]:
+        """Link parameter ``name`` across the compare panels (every shown panel whose algorithm
+        has it takes the active panel's value, when ``valid``) or unlink it (each keeps the value
+        it has); the names of the slots changed."""
+        if on:
+            self.linked.add(name)
+        else:
+            self.linked.discard(name)
+        if not on or self.layout_name != "compare" or not valid:
+            return []
+        return self.spread_links(self.active_slot(), [name])
 
     def restore(self, other: Pictures) -> None:
         """Take every field of ``other`` (a :meth:`snapshot`)."""

@@ -416,7 +416,7 @@ class Presenter(QObject):
             return
         self.slide_index = index
         # Fit once the slide's layout has its final size, so the picture fills its plots.
-        self.fit.slide_pending = True
+        self.fit.hold()
         if index == 0:
             self._show_user_picture()
             title = picture_title(self.pictures, self.files.generator_state)
@@ -460,9 +460,9 @@ class Presenter(QObject):
         self.sweep.restore(*self._before["sweep"])
 
     def _settle_slide(self) -> None:
-        if not self.fit.slide_pending:
+        if not self.fit.held:
             return
-        self.fit.slide_pending = False
+        self.fit.release()
         if not self.presenting or self.fit.closing:
             return
         w = self.window
@@ -514,7 +514,7 @@ class Presenter(QObject):
         w, ws, p, fit = self.window, self.workspace, self.pictures, self.fit
         # No fit while the window changes back (a resize asks for one): the slide's fits are
         # cancelled, and the user's pictures are still valid.
-        fit.slide_pending = True
+        fit.hold()
         fit.cancel()
         self.sweep.cancel()
         # the window first: its size decides the picture's box
@@ -548,7 +548,7 @@ class Presenter(QObject):
         self._attach_user_points(snap)
         ws.refresh_points(reframe=True)
         self._relayout_plots()
-        fit.slide_pending = False
+        fit.release()
         fit.forget_pending()
         for name in p.layout_slot_names():
             slot = p.slot(name)

@@ -5,9 +5,11 @@ roles, the slots' algorithms and parameters, the layout, the view settings, the 
 :meth:`SessionActions.apply_session` shows one (a preset or a file) and asks for its fits;
 :meth:`SessionActions.session_state` reads the one on screen back, so that saving and opening a
 session redraws the same picture. Besides the slots (:class:`~kfdviz.app.pictures.Pictures`)
-and the data model, the session on screen has a document part kept here: the preset it came
-from, the generator that made its points, its view settings (also those only figures use) and
-its title.
+and the data model, the session on screen has a part kept here: the preset it came from, its view settings (also those
+only figures use) and its title; the generator that made its points is the document's.
+
+Opening a preset, generating and loading points are one step each of the document's history;
+a session file opened starts a fresh history (its steps were another document's).
 
 Every read or write failure is said in the status line; the points on screen are never lost to
 one. GUI thread only.
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import QMainWindow
 from .. import datasets, session
 from ..pipeline.advice import width_from_data
 from ..views.style import THEMES
+from .document import short_label
 from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
 from .pictures import SlotState, current_title, default_compare_slots, param_names
 from .wording import count
@@ -55,7 +58,7 @@ class SessionActions(QObject):
         window: QMainWindow,
         *,
         data,
-        pictures,
+        document,
         workspace,
         fit,
         sweep,
@@ -69,7 +72,9 @@ class SessionActions(QObject):
         super().__init__(window)
         self.window = window
         self.data = data
-        self.pictures = pictures
+        self.doc = document
+        self.history = document.history
+        self.pictures = document.pictures
         self.workspace = workspace
         self.fit = fit
         self.sweep = sweep
@@ -79,28 +84,39 @@ class SessionActions(QObject):
         self.stored = stored
         self.preset_name: str | None = None  # the preset (or session's preset) on screen
         self.view_settings: dict = {}  # the session's view settings, also those for figures
-        self.generator_state: tuple[str, dict, int] | None = None
+
+    @property
+    def generator_state(self) -> tuple[str, dict, int] | None:
+        """(name, parameters, seed) of the generator that made the points, or None."""
+        return self.doc.generator
 
     # -- sessions --------------------------------------------------------------------------------
     def load_preset(self, name: str, *, restore_params: bool = False) -> None:
         """Open a preset: its data (generated with its seed and split) and its panels;
-        ``restore_params``: the main picture's algorithm as stored in the settings."""
-        self.apply_session(session.state_from_preset(name), restore_params=restore_params)
+        ``restore_params``: the main picture's algorithm as stored in the settings. One step
+        of the history."""
+        state = session.state_from_preset(name)
+        with self.history.group(f"Open preset {state.title or name}"):
+            self.apply_session(state, restore_params=restore_params)
 
     def apply_session(self, state: session.SessionState, *, restore_params=False) -> None:
         """Show a session (a preset, or a file): data, roles, panels, layout, view."""
+        with self.history.group(f"Open {state.title or 'session'}"):
+            self._apply_session(state, restore_params=restore_params)
+
+    def _apply_session(self, state: session.SessionState, *, restore_params=False) -> None:
         ws, p = self.workspace, self.pictures
-        self.fit.debounce.stop()
+        self.fit.stop_waiting()
         split = dict(state.split or {})
         ratio, seed = float(split.get("test_ratio", 0.0)), int(split.get("seed", 0))
         self.data.remember_split(ratio, seed)
         ws.data_panel.set_test_ratio(ratio)
         gen = state.generator
         if gen:
-            self.generator_state = (gen["name"], dict(gen.get("params") or {}), gen["seed"])
+            self.doc.set_generator((gen["name"], dict(gen.get("params") or {}), gen["seed"]))
             ws.data_panel.set_generator(gen["name"], dict(gen.get("params") or {}), gen["seed"])
         ws.data_panel.set_regression(state.regression)
-        p.with_svr = bool(state.with_svr)
+        p.set_view(with_svr=bool(state.with_svr))
         self.actions.set_checked_quietly("svr", p.with_svr)
         settings = state.view_settings or {}
         self.preset_name = state.preset
@@ -112,16 +128,15 @@ class SessionActions(QObject):
         saved = self.stored.algorithm() if restore_params else None
         if state.layout == "single":
             panel = panels[0]
-            p.main_slot = SlotState(
-                "main", panel.algorithm, dict(panel.params), panel.feature
-            ).titled(panel.title)
+            main = SlotState("main", panel.algorithm, dict(panel.params), panel.feature).titled(
+                panel.title
+            )
             if saved is not None:
-                p.main_slot = SlotState(
+                main = SlotState(
                     "main", saved["algorithm"], dict(saved["params"]), saved["feature"]
                 )
             # the compare layout, when opened, starts from this session's picture
-            p.compare_seeded = False
-            p.linked = set()
+            p.set_view(main_slot=main, compare_seeded=False, linked=set())
         else:
             slots = []
             for i, panel in enumerate(panels):
@@ -132,12 +147,14 @@ class SessionActions(QObject):
                     ).titled(panel.title)
                 )
             defaults = default_compare_slots()
-            p.compare_slots = slots + defaults[len(slots) :]
-            p.compare_count = len(panels)
-            p.active_compare = 0
-            p.compare_seeded = True
-            p.linked = set(linked_params(settings, panels))
-            p.compare_mode = state.view if state.view in ("outputs", "embedding") else "input"
+            p.set_view(
+                compare_slots=slots + defaults[len(slots) :],
+                compare_count=len(panels),
+                active_compare=0,
+                compare_seeded=True,
+                linked=set(linked_params(settings, panels)),
+                compare_mode=state.view if state.view in ("outputs", "embedding") else "input",
+            )
             if ws.compare_panels():
                 ws.compare_view.set_mode(p.compare_mode)
         self.window.setWindowTitle(f"kfdviz — {state.title}" if state.title else "kfdviz")
@@ -160,8 +177,8 @@ class SessionActions(QObject):
     def apply_view_settings(self, settings: dict) -> None:
         """The view settings of a session or preset the window understands (resolution, level
         sets, expansion points, theme); the others stay in the session for figures."""
-        self.pictures.resolution = int(
-            settings.get("resolution", session.VIEW_DEFAULTS["resolution"])
+        self.pictures.set_view(
+            resolution=int(settings.get("resolution", session.VIEW_DEFAULTS["resolution"]))
         )
         contours = bool(settings.get("show_contours", True))
         expansion = settings.get("show_expansion", "auto")
@@ -180,8 +197,14 @@ class SessionActions(QObject):
         else:
             slots = [p.main_slot]
             view = "input"
+        # (only the parameters each algorithm takes: what its fit used)
         panels = tuple(
-            session.PanelState(s.algorithm, dict(s.params), s.feature, current_title(s))
+            session.PanelState(
+                s.algorithm,
+                {k: v for k, v in s.params.items() if k in param_names(s.algorithm)},
+                s.feature,
+                current_title(s),
+            )
             for s in slots
         )
         links = {}
@@ -227,7 +250,7 @@ class SessionActions(QObject):
 
     def restore_document(self, doc: dict) -> None:
         """Put back a :meth:`document` (the slots' model is put back by its owner first)."""
-        self.generator_state = doc["generator"]
+        self.doc.set_generator(doc["generator"])
         self.actions.set_checked_quietly("svr", self.pictures.with_svr)
         self.view_settings = doc["view_settings"]
         self.apply_view_settings(self.view_settings)
@@ -243,14 +266,22 @@ class SessionActions(QObject):
         if path:
             self.open_session_file(path)
 
-    def open_session_file(self, path: str) -> bool:
+    def open_session_file(self, path: str, *, fresh_history: bool = True) -> bool:
+        """Open a ``.kfdviz`` session; with ``fresh_history`` its history starts empty, else
+        opening it is one step (recovering an autosave, which Undo takes back)."""
         try:
             state = session.load_session(path)
         except (session.SessionError, OSError) as exc:
             self.status.show(f"Could not open the session: {exc}", kind="error")
             return False
         self.apply_session(state)
+        if fresh_history:
+            self.history.clear()
         return True
+
+    def recover_session_file(self, path: str) -> bool:
+        """Open an autosaved session as one undoable step."""
+        return self.open_session_file(path, fresh_history=False)
 
     def save_session(self) -> None:
         path = ask_save_path(
@@ -280,8 +311,13 @@ class SessionActions(QObject):
         except (ValueError, TypeError) as exc:
             self.status.show(f"Could not generate {name}: {exc}", kind="error")
             return
+        title = str(datasets.describe(name).get("title", name))
+        with self.history.group(f"Generate {short_label(title)}"):
+            self._generated(name, params, seed, X, y)
+
+    def _generated(self, name: str, params: dict, seed: int, X, y) -> None:
         regression = datasets.describe(name)["task"] == "regression"
-        self.generator_state = (name, dict(params), seed)
+        self.doc.set_generator((name, dict(params), seed))
         if regression != self.data.regression:
             self.workspace.data_panel.set_regression(regression)
             self.workspace.algorithm_panel.set_mode(
@@ -293,7 +329,12 @@ class SessionActions(QObject):
 
     def width_from_data(self, *, quiet: bool = False) -> None:
         """Set a Gaussian kernel's width to the training points' scale (the median squared
-        distance, the papers' exp(-||x - z||^2 / c)); a new data set starts from it."""
+        distance, the papers' exp(-||x - z||^2 / c)); a new data set starts from it. One step
+        (of its own, or of the action that asked for it)."""
+        with self.history.group("Width from data"):
+            self._width_from_data(quiet)
+
+    def _width_from_data(self, quiet: bool) -> None:
         panel = self.workspace.algorithm_panel
         width = panel.widget("width")
         kernel = panel.widget("kernel")
@@ -318,6 +359,10 @@ class SessionActions(QObject):
         regression = mode == "regression"
         if regression == self.data.regression:
             return
+        with self.history.group("Regression mode" if regression else "Classification mode"):
+            self._set_mode(mode, regression)
+
+    def _set_mode(self, mode: str, regression: bool) -> None:
         self.workspace.algorithm_panel.set_mode(mode)
         self.workspace.sync_slot_from_panel()
         if regression and self.pictures.layout_name == "compare":
@@ -341,6 +386,14 @@ class SessionActions(QObject):
         except Exception as exc:  # show every reason a file cannot be read; the points stay
             self.status.show(f"Could not load {Path(path).name}: {exc}", kind="error")
             return False
+        with self.history.group(f"Load {Path(path).name}"):
+            self._loaded(loaded)
+        self.status.show(
+            f"Loaded {count(len(loaded.X), 'point')} from {Path(path).name}", kind="info"
+        )
+        return True
+
+    def _loaded(self, loaded) -> None:
         X, y = loaded.X, loaded.y
         regression = loaded.task == "regression"
         self.workspace.data_panel.set_regression(regression)
@@ -348,10 +401,8 @@ class SessionActions(QObject):
         self.workspace.sync_slot_from_panel()
         # The file's train/test roles, where it has them (a file saved from here does).
         self.data.replace(X, y, regression=regression, roles=loaded.roles)
-        self.generator_state = None  # the points are the file's, not a generator's
+        self.doc.set_generator(None)  # the points are the file's, not a generator's
         self.width_from_data(quiet=True)
-        self.status.show(f"Loaded {count(len(X), 'point')} from {Path(path).name}", kind="info")
-        return True
 
     def save_file(self) -> None:
         path = ask_save_path(

@@ -26,13 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..estimators import registry
-from ..pipeline import FitFailure, FitResult, box_for_aspect, data_box
+from ..pipeline import FitResult, box_for_aspect, data_box
 from ..views import DiagnosticsView, InputSpaceView, OutputsView, Scatter3DView
 from ..views.chart_view import ChartArea
 from ..views.style import THEMES, apply_theme
 from .actions import TOOLS
-from .algorithm_panel import KERNEL_NAMES, AlgorithmPanel
+from .algorithm_panel import AlgorithmPanel
 from .compare import CompareView
 from .data_panel import DataPanel
 from .drawing import (
@@ -42,7 +41,8 @@ from .drawing import (
     points_3d,
     summary,
 )
-from .pictures import SlotState, caption, param_names, settled_params
+from .focus_order import name_views, order_tabs
+from .pictures import SlotState, caption, settled_params
 from .sweep_panel import SweepPanel
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -56,11 +56,14 @@ class Workspace(QObject):
     refit_wanted = Signal(object, bool)  # slot names (None: the layout's), now
     view_added = Signal(object)  # an InputSpaceView of the compare layout, once built
 
-    def __init__(self, window: QMainWindow, *, data, pictures, actions, status, theme):
+    def __init__(self, window: QMainWindow, *, data, pictures, history, actions, status, theme):
+        """``history``: the document's (:class:`~kfdviz.app.document.History`); each change the
+        user makes here (the compare layout, its panels, links) is one step of it."""
         super().__init__(window)
         self.window = window
         self.data = data
         self.pictures = pictures
+        self.history = history
         self.actions = actions
         self.status = status
         self.theme = theme
@@ -92,6 +95,10 @@ class Workspace(QObject):
         self.window.setCentralWidget(holder)
         self.input_view.viewbox.sigResized.connect(self.view_resized)
 
+    def follow_resizes(self, on: bool) -> None:
+        """Whether the pictures follow the plots' shape (from the first show until closing)."""
+        self.follow_resize = on
+
     def add_banner(self, banner: QWidget) -> None:
         """A strip above the plots (below those added before)."""
         self.column.insertWidget(self.column.count() - 1, banner)
@@ -109,6 +116,7 @@ class Workspace(QObject):
             view.set_mode(p.compare_mode)
             self._compare_view = view
             self.central.addWidget(view)
+            self.order_tabs()
             view.panels[0].view.viewbox.sigResized.connect(self.view_resized)
             if self.presenting:
                 view.set_scale(self.scale, presenting=True)
@@ -168,6 +176,13 @@ class Workspace(QObject):
         self.window.resizeDocks(
             [self.data_dock, self.outputs_dock], [300, 380], Qt.Orientation.Horizontal
         )
+        name_views(self, data_scroll, algo_scroll)
+        self.algorithm_panel.rebuilt.connect(self.order_tabs)
+        self.order_tabs()
+
+    def order_tabs(self) -> None:
+        """Tab goes through the docks top to bottom (:func:`order_tabs`)."""
+        order_tabs(self)
 
     def docks(self) -> list[QDockWidget]:
         """Every dock, in the View menu's order."""
@@ -263,7 +278,7 @@ class Workspace(QObject):
             self.status.show("The compare layout is for classification data.", kind="error")
             self.actions["compare"].setChecked(False)
             return
-        p.layout_name = name
+        p.set_view(layout_name=name)
         self.actions.set_checked_quietly("compare", name == "compare")
         self._right_docks_for(name)
         if name == "compare":
@@ -310,23 +325,25 @@ class Workspace(QObject):
         self._docks_before_compare = shown
 
     def toggle_compare(self, on: bool) -> None:
-        self.set_layout("compare" if on else "single")
+        with self.history.group("Compare on" if on else "Compare off"):
+            self.set_layout("compare" if on else "single")
 
     def set_compare_count(self, n: int) -> None:
         p = self.pictures
-        p.compare_count = n
+        with self.history.group(f"{n} compare panels"):
+            active = p.active_compare
+            pulled = p.set_compare_count(n)
         self.compare_view.set_count(n)
-        for i, slot in enumerate(p.shown_compare_slots()):
-            if p.pull_links(slot):
-                self.compare_view.panels[i].set_slot(slot)
-        if p.active_compare >= n:
+        for slot in pulled:
+            self.compare_view.panels[p.compare_index(slot.name)].set_slot(slot)
+        if active >= n:
             self.activate_compare_panel(0, refit=False)
         self.refit_wanted.emit(p.layout_slot_names(), False)
 
     def activate_compare_panel(self, index: int, *, refit: bool = False) -> None:
         """Make compare panel ``index`` the one the algorithm panel edits."""
         p = self.pictures
-        p.active_compare = index
+        p.set_view(active_compare=index)
         self.compare_view.set_active(index)
         slot = p.compare_slots[index]
         self.bind_panel(slot)
@@ -337,14 +354,8 @@ class Workspace(QObject):
 
     def compare_algorithm_chosen(self, index: int, key: str) -> None:
         p = self.pictures
-        slot = p.compare_slots[index]
-        own = param_names(key)
-        kernel = {k: v for k, v in slot.params.items() if k in KERNEL_NAMES and k in own}
-        slot.algorithm = key
-        slot.params = kernel
-        slot.feature = "auto"
-        slot.title, slot.title_for = "", None  # the caption follows the parameters
-        p.pull_links(slot)
+        with self.history.group():
+            slot = p.choose_compare_algorithm(index, key)
         self.compare_view.panels[index].set_slot(slot)
         if index == p.active_compare:
             self.bind_panel(slot)
@@ -352,12 +363,9 @@ class Workspace(QObject):
 
     def compare_mode_changed(self, mode: str) -> None:
         p = self.pictures
-        p.compare_mode = mode
-        for i, slot in enumerate(p.compare_slots[: p.compare_count]):
-            if slot.result is not None:
-                self._draw_compare_panel(i, slot.result)
-            else:
-                self.compare_view.panels[i].page(mode, self.data.dimension > 2)
+        with self.history.group():
+            p.set_view(compare_mode=mode)
+        self.compare_mode_shown()
 
     def bind_panel(self, slot: SlotState) -> None:
         """Show ``slot``'s algorithm and every parameter (none remembered from another slot) in
@@ -366,7 +374,10 @@ class Workspace(QObject):
         panel.blockSignals(True)
         panel.set_links(self.pictures.linked, shown=self.pictures.layout_name == "compare")
         panel.set_state(slot.algorithm, settled_params(slot.algorithm, slot.params), slot.feature)
+        index = self.pictures.compare_index(slot.name)
+        panel.set_name_prefix("" if index is None else f"Panel {index + 1} ")
         panel.blockSignals(False)
+        self.order_tabs()  # the panel's widgets may be new (its rebuilt was not heard)
         if slot.result is not None:
             panel.set_feature_options(slot.result.feature_options, slot.result.feature)
         if slot.error_param:
@@ -377,20 +388,14 @@ class Workspace(QObject):
         compare panels change only in linked parameters their algorithm has (valid values only);
         a slot given another algorithm takes the linked values the other panels have."""
         p = self.pictures
-        slot = p.active_slot()
-        params, problems = self.algorithm_panel.collect()
-        algorithm = self.algorithm_panel.algorithm()
-        new_algorithm = algorithm != slot.algorithm
-        slot.algorithm = algorithm
-        slot.params = params
-        slot.feature = self.algorithm_panel.feature_value()
-        slot.error = slot.error_param = None
-        changed = [slot.name]
+        panel = self.algorithm_panel
+        params, problems = panel.collect()
+        changed, taken = p.set_values(
+            p.active_slot(), panel.algorithm(), params, panel.feature_value(), problems
+        )
+        if taken:
+            panel.set_values(taken)
         if p.layout_name == "compare":
-            if new_algorithm:
-                slot.title, slot.title_for = "", None  # the caption follows the parameters
-                self.algorithm_panel.set_values(p.pull_links(slot))
-            changed += p.spread_links(slot, p.linked - set(problems))
             self.compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
         return changed
 
@@ -398,18 +403,24 @@ class Workspace(QObject):
         """Link parameter ``name`` across the compare panels (every shown panel whose algorithm
         has it takes the active panel's value) or unlink it (each keeps the value it has)."""
         p = self.pictures
-        if on:
-            p.linked.add(name)
-        else:
-            p.linked.discard(name)
+        _, problems = self.algorithm_panel.collect()
+        with self.history.group(f"Link {name}" if on else f"Unlink {name}"):
+            changed = p.set_link(name, on, valid=name not in problems)
         self.algorithm_panel.set_links(p.linked, shown=p.layout_name == "compare")
         if not on or p.layout_name != "compare":
             return
-        _, problems = self.algorithm_panel.collect()
-        changed = [] if name in problems else p.spread_links(p.active_slot(), [name])
         self.compare_view.show_slots(p.shown_compare_slots(), p.compare_mode)
         if changed:
             self.refit_wanted.emit(changed, False)
+
+    def compare_mode_shown(self) -> None:
+        """Each shown compare panel on the page of the compare mode, drawn from its result."""
+        p = self.pictures
+        for i, slot in enumerate(p.compare_slots[: p.compare_count]):
+            if slot.result is not None:
+                self._draw_compare_panel(i, slot.result)
+            else:
+                self.compare_view.panels[i].page(p.compare_mode, self.data.dimension > 2)
 
     # -- points and framing ----------------------------------------------------------------------
     def refresh_points(self, *, reframe: bool = False) -> None:
@@ -523,19 +534,6 @@ class Workspace(QObject):
         draw_embedding(self.embedding_view, r)
         self.status.show(summary(r), kind="ok")
 
-    def show_failure(self, slot: SlotState, failure: FitFailure) -> str:
-        """Mark a failed fit where it belongs (the parameter's widget, the compare panel);
-        returns "<parameter label>: " when a widget shows it, else ""."""
-        where = ""
-        p = self.pictures
-        if slot is p.active_slot() and failure.param:
-            if self.algorithm_panel.show_error(failure.param, failure.message):
-                label = param_label(slot.algorithm, failure.param)
-                where = "" if failure.message.startswith(label) else f"{label}: "
-        if p.layout_name == "compare" and slot.name.startswith("compare-"):
-            self.compare_view.panels[int(slot.name.split("-")[1])].set_error(failure.message)
-        return where
-
     def clear_results(self) -> None:
         """No picture anywhere (no points)."""
         for view in self.all_views():
@@ -545,12 +543,4 @@ class Workspace(QObject):
         self.embedding_view.set_points(None, None, None)
 
 
-def param_label(algorithm: str, name: str) -> str:
-    """The label the algorithm panel shows for parameter ``name``."""
-    for p in registry.get(algorithm).params:
-        if p.name == name:
-            return p.label or name
-    return name
-
-
-__all__ = ["Workspace", "param_label"]
+__all__ = ["Workspace"]

@@ -229,6 +229,10 @@ class ChartView(QWidget):
         layout.addWidget(self.status)
         layout.addLayout(self.row, 1)
 
+    def set_primary(self, primary: bool) -> None:
+        """Whether the charts are the session's figure (they take more of the height)."""
+        self.primary = primary
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if not event.spontaneous():

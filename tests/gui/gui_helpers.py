@@ -84,3 +84,27 @@ def save_and_check(widget, name: str) -> np.ndarray:
     buffer = np.frombuffer(image.constBits(), dtype=np.uint8)
     stride = image.bytesPerLine()
     return buffer.reshape(h, stride)[:, : 3 * w].reshape(h, w, 3).copy()
+
+
+def named(w, name: str, kind=None):
+    """The visible control of window ``w`` whose accessible name is ``name`` (of class ``kind``
+    when several controls share the name, as a parameter's slider and field do)."""
+    from PySide6.QtWidgets import QWidget
+
+    found = [
+        c
+        for c in w.findChildren(kind or QWidget)
+        if c.accessibleName() == name and c.isVisibleTo(w)
+    ]
+    assert found, f"no visible control named {name!r}"
+    return found[0]
+
+
+def type_into(qtbot, field, text: str) -> None:
+    """Select the field's text, type ``text`` and press Return, as a user does."""
+    from PySide6.QtCore import Qt
+
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, text)
+    qtbot.keyClick(field, Qt.Key.Key_Return)

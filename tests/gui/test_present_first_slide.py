@@ -112,7 +112,11 @@ def test_f5_shows_the_picture_on_screen_then_the_deck(window, qtbot):
     wait_idle(qtbot, w)
     assert w.pictures.main_slot.result is before, "nothing changed: no refit"
     assert w.is_up_to_date() and _not_stale(w)
-    # the undo history is the user's: the drawn point is the last step
+    # the undo history is the user's: μ typed is the last step, the drawn point the one before
+    assert w.action_table["undo"].text() == "Undo μ = 0.05"
+    press_key(qtbot, w, KEY.Key_Z, CTRL)
+    assert w.workspace.algorithm_panel.widget("mu").value() != pytest.approx(0.05)
+    assert w.data.n == n_undo
     press_key(qtbot, w, KEY.Key_Z, CTRL)
     assert w.data.n == n_undo - 1
     wait_idle(qtbot, w)

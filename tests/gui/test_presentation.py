@@ -116,7 +116,7 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     assert w.workspace.algorithm_panel.widget("width").value() == pytest.approx(0.8)
     # (the position depends on the window manager's frame; there is none under Xvfb)
     qtbot.waitUntil(lambda: w.size() == size, timeout=5_000)
-    # the undo history is intact: the drawn point is the last step
+    # the undo history is intact: the width typed is the last step, the point the one before
     wait_idle(qtbot, w)
     # the plot has its size again, the picture covers it: no fit follows the view either
     qtbot.wait(3 * w.fit.grid_box.settle.interval())
@@ -124,6 +124,10 @@ def test_f5_presents_a_deck_and_esc_restores_the_window(window, qtbot):
     assert w.pictures.main_slot.result is result, "no slide's fit lands on the user's picture"
     np.testing.assert_array_equal(w.workspace.input_view.result.X, result.X)
     n = w.data.n
+    assert w.action_table["undo"].text() == "Undo width c = 0.8"
+    press_key(qtbot, w, KEY.Key_Z, CTRL)  # the width typed, then the point drawn before it
+    assert w.workspace.algorithm_panel.widget("width").value() != pytest.approx(0.8)
+    assert w.data.n == n
     press_key(qtbot, w, KEY.Key_Z, CTRL)
     assert w.data.n == n - 1
     wait_idle(qtbot, w)

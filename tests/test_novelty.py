@@ -140,3 +140,25 @@ def test_bad_input():
         KernelPCANoveltyDetector().score_samples(X)
     with pytest.raises(ValueError, match="3 features"):
         KernelPCANoveltyDetector().fit(X).predict(np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "rbf", "width": 0.3},
+        {"kernel": "rbf", "width": 1e-4},
+        {"kernel": "poly", "degree": 2, "coef0": 1.0},
+    ],
+    ids=["rbf", "rbf-narrow", "poly"],
+)
+def test_score_grid_is_score_samples_at_the_grid_nodes(params):
+    X = np.random.RandomState(5).randn(120, 2)
+    det = KernelPCANoveltyDetector(n_components=10, **params).fit(X)
+    xs, ys = np.linspace(-3, 3, 57), np.linspace(-2.5, 2.0, 43)
+    grid = det.score_grid(xs, ys)
+    gx, gy = np.meshgrid(xs, ys)
+    points = np.column_stack([gx.ravel(), gy.ravel()])
+    expected = det.score_samples(points).reshape(gy.shape)
+    assert grid.shape == (ys.size, xs.size)
+    scale = np.abs(det.score_samples(X)).max() + np.abs(expected).max()
+    np.testing.assert_allclose(grid, expected, rtol=0, atol=1e-10 * scale)

@@ -196,20 +196,45 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
 
     def _reconstruction_error(self, X: np.ndarray) -> np.ndarray:
         """p(z) at the rows of an already validated X."""
-        kern = self.expansion_.kernel
         with np.errstate(over="ignore", invalid="ignore"):
-            diag = kern.diag(X)
-            dist_to_mean = diag + self.mean_expansion_.evaluate(X)[:, 0]
-            F = self.expansion_.evaluate(X)
-            p = dist_to_mean - np.sum(F**2, axis=1)
-        overflow = ~(np.isfinite(p) & np.isfinite(diag))
-        # Below this the value is round-off of a cancellation between terms of size ~k(z, z):
-        # call it zero so that points inside the subspace score identically and stably.
-        finite_diag = np.abs(diag[~overflow])
-        floor = 1e-9 * max(float(np.max(finite_diag, initial=0.0)), 1e-300)
-        p = np.where(p > floor, p, 0.0)
-        p[overflow] = np.inf
-        return p
+            diag = self.expansion_.kernel.diag(X)
+            terms = self._terms().evaluate(X)
+        return _reconstruction_from(diag, terms.T)
+
+    def _terms(self) -> Expansion:
+        """The distance to the mean (less k(z, z)) and the q features as one expansion over the
+        training points: one kernel evaluation serves both."""
+        e, mean = self.expansion_, self.mean_expansion_
+        coef = np.hstack([mean.coef, e.coef])
+        return Expansion(e.kernel, e.centers, coef, np.r_[mean.offset, e.offset])
+
+    def score_grid(self, xs, ys, *, check_cancel=None) -> np.ndarray:
+        """Return ``score_samples`` at the nodes of the regular grid xs x ys of 2-D input.
+
+        The kernel expansions are evaluated on the grid as a whole (for the Gaussian kernel, a
+        product of one-dimensional factors), which gives the values ``score_samples`` gives
+        point by point.
+
+        Parameters
+        ----------
+        xs, ys : array-like of shape (nx,) and (ny,)
+            The grid's coordinates along the two input axes.
+        check_cancel : callable, optional
+            Called between blocks of the evaluation; what it raises ends it.
+
+        Returns
+        -------
+        ndarray of shape (ny, nx)
+            -p(z) at (xs[a], ys[b]) in row b, column a.
+        """
+        check_is_fitted(self, "expansion_")
+        xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+        with np.errstate(over="ignore", invalid="ignore"):
+            terms = self._terms().evaluate_grid(xs, ys, check_cancel=check_cancel)
+            gx, gy = np.meshgrid(xs, ys)
+            diag = self.expansion_.kernel.diag(np.column_stack([gx.ravel(), gy.ravel()]))
+        p = _reconstruction_from(diag, terms.reshape(terms.shape[0], -1))
+        return -p.reshape(ys.size, xs.size)
 
     def score_samples(self, X):
         """Return the negated reconstruction error: higher is more normal.
@@ -256,6 +281,21 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
             kernel values overflow).
         """
         return np.where(self.decision_function(X) >= 0, 1, -1)
+
+
+def _reconstruction_from(diag: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """p(z) from k(z, z) and the terms (1 + q, n): the distance to the mean less k(z, z), then
+    the q features."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = diag + terms[0] - np.einsum("ij,ij->j", terms[1:], terms[1:])
+    overflow = ~(np.isfinite(p) & np.isfinite(diag))
+    # Below this the value is round-off of a cancellation between terms of size ~k(z, z):
+    # call it zero so that points inside the subspace score identically and stably.
+    finite_diag = np.abs(diag[~overflow])
+    floor = 1e-9 * max(float(np.max(finite_diag, initial=0.0)), 1e-300)
+    p = np.where(p > floor, p, 0.0)
+    p[overflow] = np.inf
+    return p
 
 
 def _kernel_text(kern) -> str:

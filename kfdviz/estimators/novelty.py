@@ -13,7 +13,7 @@ from ..core.expansion import Expansion
 from ..core.kpca import centred_kpca
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 from .kpca import expansion_over_all_points, lanczos_flops
-from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
+from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Guide, Kind, ParamSpec, Problem, Work
 
 
 class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator):
@@ -326,6 +326,29 @@ def _novelty_work(p: Problem) -> Work:
     return Work(work.kernel_values + p.grid_points * p.n, work.flops, work.peak_bytes, work.centers)
 
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "novelty": Guide(
+        computes=(
+            "How far each point's image lies from the subspace of the first q principal "
+            "components in feature space: the reconstruction error p(z) = p_S(z) − Σ "
+            "f_l(z)²."
+        ),
+        picture=(
+            "The colour is −p(z) shifted by the threshold: inside the thick line is what "
+            "the model calls normal, outside novel."
+        ),
+        try_this=(
+            "Lower the width until the boundary hugs each shape; raise q and the inside "
+            "grows along the data."
+        ),
+        source=(
+            "Hoffmann 2007, Pattern Recognition 40: the reconstruction error and the "
+            "potential p_S(z); Figs. 3 and 4."
+        ),
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "novelty",
@@ -354,6 +377,7 @@ SPECS = (
         ),
         cost=CostModel(_novelty_work),
         score_label="novelty score (−reconstruction error)",
+        guide=_GUIDES["novelty"],
         description="Squared distance to the principal subspace in feature space (Hoffmann 2007).",
     ),
 )

@@ -394,8 +394,8 @@ class InputSpaceView(QWidget):
                 if not self._regression
                 else "Click to add (x, y) samples."
             )
-            vr = self.viewbox.viewRect()
-            self.hint.setPos(vr.center())
+            self.hint.setTextWidth(max(self.viewbox.width() - 24.0, 80.0))  # wraps, never cut
+            self.hint.setPos(self.viewbox.viewRect().center())
             self.hint.show()
         else:
             self.hint.hide()

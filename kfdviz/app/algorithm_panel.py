@@ -246,7 +246,7 @@ class AlgorithmPanel(QWidget):
         return bottom + margins.bottom() + 6
 
     def set_compact(self, compact: bool) -> None:
-        """Compact (small screens): the description goes to the algorithm's tooltip."""
+        """Compact (small screens): the description on one line, the whole in its tooltip."""
         self._compact = compact
         self.description.set_one_line(compact)
         self.combo.setToolTip(

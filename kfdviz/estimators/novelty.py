@@ -39,6 +39,10 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         Fraction of training points that ``predict`` calls novel: ``offset_`` lies halfway
         between the training scores that leave floor(contamination n) of them below it (below
         all of them when that is 0).
+    learn_class : int, default=0
+        With labels given to ``fit``: the class whose points are learned as normal, counted
+        from 1 in the order of the sorted labels (the other classes are what should score as
+        novel). 0, or no labels: every point is learned.
 
     Attributes
     ----------
@@ -113,12 +117,22 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         "n_components": [Interval(Integral, 1, None, closed="left")],
         **KERNEL_PARAMETER_CONSTRAINTS,
         "contamination": [Interval(Real, 0.0, 0.5, closed="right")],
+        "learn_class": [Interval(Integral, 0, None, closed="left")],
     }
 
     def __init__(
-        self, n_components=40, *, kernel="rbf", width=1.0, degree=3, coef0=1.0, contamination=0.1
+        self,
+        n_components=40,
+        *,
+        kernel="rbf",
+        width=1.0,
+        degree=3,
+        coef0=1.0,
+        contamination=0.1,
+        learn_class=0,
     ):
         self.n_components = n_components
+        self.learn_class = learn_class
         self.kernel = kernel
         self.width = width
         self.degree = degree
@@ -131,9 +145,9 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training points, all taken as normal.
-        y : None
-            Ignored.
+            Training points, all taken as normal (with ``learn_class``, those of that class).
+        y : array-like of shape (n_samples,), optional
+            Class labels; used only with ``learn_class`` > 0.
 
         Returns
         -------
@@ -148,6 +162,9 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         """
         self._validate_params()
         X = self._check_X(X, reset=True)
+        self.learned_class_ = None
+        if self.learn_class and y is not None:
+            X = self._points_of_learned_class(X, np.asarray(y))
         kern = self._make_kernel()
         K = kern(X, X)
         sol = centred_kpca(K, min(self.n_components, X.shape[0]))
@@ -172,6 +189,25 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
                 "eigenvalues; the subspace is all the data span."
             )
         return self
+
+    def _points_of_learned_class(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels.")
+        classes = np.unique(y)
+        if self.learn_class > classes.size:
+            raise ValueError(
+                f"learn_class={self.learn_class}, but the labels have {classes.size} "
+                f"class{'es' if classes.size != 1 else ''}: choose 1 to {classes.size}, or 0 "
+                "to learn every point."
+            )
+        self.learned_class_ = classes[self.learn_class - 1]
+        X = X[y == self.learned_class_]
+        if X.shape[0] < 2:
+            raise ValueError(
+                f"The class to learn (number {self.learn_class}) has {X.shape[0]} training "
+                "point: it needs at least two."
+            )
+        return X
 
     def reconstruction_error(self, X) -> np.ndarray:
         """Return Hoffmann's p(z), the squared feature-space distance to the principal subspace.
@@ -373,6 +409,15 @@ SPECS = (
                 log=True,
                 label="Contamination",
                 tooltip="Fraction of training points left outside the decision boundary.",
+            ),
+            ParamSpec(
+                "learn_class",
+                default=1,
+                low=0,
+                high=8,
+                label="Class to learn",
+                tooltip="The class whose points are learned as normal (1: the first); the other "
+                "classes are scored as what should be novel. 0: every point.",
             ),
         ),
         cost=CostModel(_novelty_work),

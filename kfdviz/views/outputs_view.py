@@ -264,9 +264,13 @@ class OutputsView(QWidget):
             if r.n_test:
                 parts.append(f"test error {_percent(r.test_error)}")
         elif r.error_name == "outliers":
-            parts.append(f"flagged as novel: training {_percent(r.train_error)}")
+            learned = r.diagnostics.get("learned_class")
+            what = f"{learned.lower()} flagged" if learned else "flagged as novel"
+            parts.append(f"{what}: training {_percent(r.train_error)}")
             if r.n_test:
                 parts.append(f"test {_percent(r.test_error)}")
+            if learned:
+                parts.append(f"should be novel: {r.diagnostics['other_classes_flagged']}")
         elif r.error_name == "RMSE":
             parts.append(f"training RMSE {r.train_error:.4g}" if r.train_error is not None else "")
             if r.n_test and r.test_error is not None:

@@ -166,7 +166,7 @@ def test_score_grid_is_score_samples_at_the_grid_nodes(params):
 
 def test_learn_class_learns_only_that_class():
     rng = np.random.RandomState(2)
-    X = np.vstack([rng.randn(60, 2), rng.randn(40, 2) + [5.0, 0.0]])
+    X = np.vstack([rng.randn(60, 2), rng.randn(40, 2) + np.array([5.0, 0.0])])
     y = np.r_[np.full(60, 7), np.full(40, 3)]  # sorted labels: 3 is class 1, 7 class 2
     learned = KernelPCANoveltyDetector(n_components=5, width=2.0, learn_class=2).fit(X, y)
     alone = KernelPCANoveltyDetector(n_components=5, width=2.0).fit(X[y == 7])

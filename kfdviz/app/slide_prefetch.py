@@ -50,10 +50,32 @@ def _plain(value):
     return value
 
 
+# The kernel parameters each kernel reads (the others change nothing in a fit).
+_KERNEL_READS = {"rbf": {"width"}, "poly": {"degree", "coef0"}, "linear": set()}
+_KERNEL_PARAMS = {"width", "degree", "coef0"}
+
+
+def _deciding_params(algorithm: str, params) -> dict:
+    """The parameters that decide a fit: every one the algorithm takes (defaults filled in,
+    fixed ones added), less the kernel parameters its kernel does not read. The window leaves
+    some of those out of a request (a polynomial kernel's width), a preset may not."""
+    params = dict(params)
+    if algorithm in registry.ALGORITHMS:
+        try:
+            params = registry.get(algorithm).full_params(params)
+        except ValueError:  # a parameter it does not take: the fit says so, keep the key exact
+            return params
+    reads = _KERNEL_READS.get(str(params.get("kernel")))
+    if reads is not None:
+        params = {k: v for k, v in params.items() if k not in _KERNEL_PARAMS - reads}
+    return params
+
+
 def request_key(r: FitRequest) -> tuple:
     """What decides a fit's result: everything in the request but its id and slot."""
     box = None if r.grid.box is None else tuple(float(f"{float(v):.12g}") for v in r.grid.box)
-    params = tuple(sorted((k, repr(_plain(v))) for k, v in dict(r.params).items()))
+    deciding = _deciding_params(r.algorithm, r.params).items()
+    params = tuple(sorted((k, repr(_plain(v))) for k, v in deciding))
     return (
         r.algorithm,
         params,
@@ -89,8 +111,6 @@ def slide_requests(name: str, aspect: float | None, single: bool) -> list[FitReq
                 box = box_for_aspect(box, aspect)
         # As the window builds its requests: the default levels and bins, its own box.
         params = dict(r.params)
-        if r.algorithm in registry.ALGORITHMS:  # the window's panels fill in every default
-            params = registry.get(r.algorithm).full_params(params)
         out.append(
             FitRequest(
                 algorithm=r.algorithm,
@@ -216,7 +236,12 @@ class SlidePrefetch(QObject):
             self.served += 1
             if progress is not None:
                 progress(1.0, "Done")
-            return replace(hit, request_id=request.request_id, slot=request.slot)
+            # the request's own parameters (a kernel parameter its kernel does not read may
+            # differ from the prefetched request's), as run_fit records them
+            params = hit.params
+            if request.algorithm in registry.ALGORITHMS:
+                params = registry.get(request.algorithm).full_params(dict(request.params))
+            return replace(hit, request_id=request.request_id, slot=request.slot, params=params)
         try:
             return run_fit(request, cancel=cancel, progress=progress)
         finally:

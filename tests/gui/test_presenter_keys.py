@@ -84,3 +84,23 @@ def test_the_next_slide_is_computed_while_the_current_one_is_shown(window, qtbot
     result = w.pictures.main_slot.result
     assert result is not None and prefetch.served >= 1, "the slide was drawn from the prefetch"
     assert w.workspace.input_view.result is result
+
+
+def test_a_compare_slide_after_a_compare_slide_is_computed_ahead(window, qtbot):
+    """Slides of the same layout share their plots' shape: the next one's fits (a polynomial
+    kernel's panels, whose width the window leaves out of its requests) are ready at once."""
+    w = window
+    _present(qtbot, w, ["okpca-invariance", "kfd-vs-kpca"])
+    with qtbot.waitSignal(w.all_drawn, timeout=60_000):
+        press_key(qtbot, w, KEY.Key_Right)
+    prefetch = w.presenter.prefetch
+    qtbot.waitUntil(lambda: prefetch.ready(2), timeout=60_000)
+    served = prefetch.served
+    with qtbot.waitSignal(w.all_drawn, timeout=60_000):
+        press_key(qtbot, w, KEY.Key_Right)
+    assert w.files.preset_name == "kfd-vs-kpca"
+    names = w.pictures.layout_slot_names()
+    assert prefetch.served - served == len(names) == 3
+    for name in names:
+        slot = w.pictures.slot(name)
+        assert slot.result is not None and slot.result.slot == name

@@ -180,6 +180,7 @@ register(
                     "width": _hoffmann_width(ROC_SIGMA),
                     "n_components": ROC_Q,
                     "contamination": 0.1,
+                    "learn_class": 0,  # every training point, as the one-class SVM beside it
                 },
                 feature="decision",
                 title=f"KPCA novelty, {_hoffmann_c(ROC_SIGMA)}, q = {ROC_Q}",

@@ -122,3 +122,47 @@ def test_narrow_novelty_boundary_agrees_with_the_model_at_the_training_points(si
     coarse = contour_lines(g.xs, g.ys, g.values, [0.0])[0]
     coarse_drawn = drawn_inside(g.xs, g.ys, g.values, coarse, X)
     assert np.sum(coarse_drawn[clear] != model_inside[clear]) > 0
+
+
+def test_refined_blocks_from_a_grid_evaluation_are_those_of_the_points():
+    """A block's inner values from ``evaluate_grid`` (an expansion's grid sum) give the lines
+    that the point-by-point values give."""
+    xs = ys = np.linspace(0.0, 1.0, 21)
+    centres = np.array([[0.212, 0.337], [0.731, 0.618], [0.513, 0.887]])
+    f = bumps(centres, 0.012)
+    gx, gy = np.meshgrid(xs, ys)
+    V = f(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gy.shape)
+    calls = []
+
+    def on_grid(fx, fy):
+        calls.append((fx.size, fy.size))
+        px, py = np.meshgrid(fx, fy)
+        return f(np.column_stack([px.ravel(), py.ravel()])).reshape(py.shape)
+
+    by_points = refine_level_set(xs, ys, V, [], centres, f(centres), 0.0, f, scale=0.012)
+    by_grid = refine_level_set(
+        xs, ys, V, [], centres, f(centres), 0.0, f, scale=0.012, evaluate_grid=on_grid
+    )
+    assert calls and len(by_grid) == len(by_points) == 3
+    for a, b in zip(by_grid, by_points, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+
+def test_narrow_kfd_boundary_rings_every_point_and_the_grid_is_the_model():
+    """KFD at width 1e-12: every training point an island far below a cell. The boundary still
+    puts every point on its own side, and the grid holds the decision values."""
+    from kfdviz.bench.numeric import two_class_data
+    from kfdviz.estimators import KernelFisherDiscriminant
+
+    X, y = two_class_data(150)
+    result = run_fit(FitRequest("kfd", {"width": 1e-12, "mu": 1e-3}, X, y))
+    grid = result.grid
+    est = KernelFisherDiscriminant(width=1e-12, mu=1e-3).fit(X, y)
+    decision = est.decision_function(X)
+    inside = drawn_inside(grid.xs, grid.ys, grid.values, grid.boundary, X)
+    np.testing.assert_array_equal(inside, decision >= 0)
+    gx, gy = np.meshgrid(grid.xs[::37], grid.ys[::23])
+    direct = est.decision_function(np.column_stack([gx.ravel(), gy.ravel()]))
+    np.testing.assert_allclose(
+        grid.values[::23, ::37].ravel(), direct, rtol=0, atol=1e-9 * np.abs(decision).max()
+    )

@@ -379,3 +379,26 @@ def test_kpca_estimator_uses_arpack_above_200_points():
     np.testing.assert_allclose(
         est.transform(X), K @ dense.coef + dense.offset, atol=1e-9 * np.abs(K @ dense.coef).max()
     )
+
+
+@pytest.mark.parametrize(("width", "tiled"), [(3e-2, False), (1e-4, True), (1e-12, True)])
+def test_narrow_rbf_grid_in_tiles_is_the_brute_force_sum(width, tiled, no_direct_grid):
+    """A narrow Gaussian's grid is summed tile by tile over the centers that reach each tile;
+    the values are still the full sum's (the centers left out contribute exact zeros)."""
+    e = _expansion(Kernel("rbf", width=width), m=60, k=3, seed=4)
+    xs = np.linspace(-3.0, 3.5, 131)  # tiles that do not divide the axes evenly
+    ys = np.linspace(-2.0, 1.0, 101)
+    z = e.centers
+    A = np.exp(-((xs[:, None] - z[None, :, 0]) ** 2) / width)
+    B = np.exp(-((ys[:, None] - z[None, :, 1]) ** 2) / width)
+    tiles = list(expansion_module._live_tiles(A, B))
+    if tiled:  # far fewer (tile, center) products than the whole grid's
+        size = expansion_module._TILE
+        n_tiles = -(-xs.size // size) * -(-ys.size // size)
+        assert sum(int(np.sum(t[2])) for t in tiles) < 0.5 * n_tiles * z.shape[0]
+    else:
+        assert len(tiles) == 1
+    out = e.evaluate_grid(xs, ys)
+    expected = _brute_grid(e, xs, ys)
+    scale = np.abs(e.coef).sum(axis=0).max()
+    np.testing.assert_allclose(out, expected, rtol=0, atol=1e-13 * scale)

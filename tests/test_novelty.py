@@ -140,3 +140,57 @@ def test_bad_input():
         KernelPCANoveltyDetector().score_samples(X)
     with pytest.raises(ValueError, match="3 features"):
         KernelPCANoveltyDetector().fit(X).predict(np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "rbf", "width": 0.3},
+        {"kernel": "rbf", "width": 1e-4},
+        {"kernel": "poly", "degree": 2, "coef0": 1.0},
+    ],
+    ids=["rbf", "rbf-narrow", "poly"],
+)
+def test_score_grid_is_score_samples_at_the_grid_nodes(params):
+    X = np.random.RandomState(5).randn(120, 2)
+    det = KernelPCANoveltyDetector(n_components=10, **params).fit(X)
+    xs, ys = np.linspace(-3, 3, 57), np.linspace(-2.5, 2.0, 43)
+    grid = det.score_grid(xs, ys)
+    gx, gy = np.meshgrid(xs, ys)
+    points = np.column_stack([gx.ravel(), gy.ravel()])
+    expected = det.score_samples(points).reshape(gy.shape)
+    assert grid.shape == (ys.size, xs.size)
+    scale = np.abs(det.score_samples(X)).max() + np.abs(expected).max()
+    np.testing.assert_allclose(grid, expected, rtol=0, atol=1e-10 * scale)
+
+
+def test_learn_class_learns_only_that_class():
+    rng = np.random.RandomState(2)
+    X = np.vstack([rng.randn(60, 2), rng.randn(40, 2) + np.array([5.0, 0.0])])
+    y = np.r_[np.full(60, 7), np.full(40, 3)]  # sorted labels: 3 is class 1, 7 class 2
+    learned = KernelPCANoveltyDetector(n_components=5, width=2.0, learn_class=2).fit(X, y)
+    alone = KernelPCANoveltyDetector(n_components=5, width=2.0).fit(X[y == 7])
+    assert learned.learned_class_ == 7
+    np.testing.assert_allclose(learned.score_samples(X), alone.score_samples(X), atol=1e-12)
+    everything = KernelPCANoveltyDetector(n_components=5, width=2.0, learn_class=0).fit(X, y)
+    unlabelled = KernelPCANoveltyDetector(n_components=5, width=2.0).fit(X)
+    np.testing.assert_allclose(everything.score_samples(X), unlabelled.score_samples(X))
+    with pytest.raises(ValueError, match="learn_class=3, but the labels have 2 classes"):
+        KernelPCANoveltyDetector(learn_class=3).fit(X, y)
+
+
+def test_pipeline_scores_the_other_classes_as_novel():
+    from kfdviz.bench.numeric import two_class_data
+    from kfdviz.pipeline import FitRequest, run_fit
+
+    X, y = two_class_data(200)
+    test = np.arange(200) % 5 == 0
+    params = {"width": 0.5, "n_components": 10, "contamination": 0.05}
+    result = run_fit(FitRequest("novelty", {**params, "learn_class": 1}, X, y, test_mask=test))
+    own = KernelPCANoveltyDetector(**params).fit(X[~test & (y == 0)])
+    novel = own.predict(X) == -1
+    assert result.diagnostics["learned_class"] == "Class 1"
+    assert result.train_error == pytest.approx(np.mean(novel[~test & (y == 0)]))
+    assert result.test_error == pytest.approx(np.mean(novel[test & (y == 0)]))
+    expected = f"class 2: {100 * np.mean(novel[y == 1]):.0f} %"
+    assert result.diagnostics["other_classes_flagged"] == expected

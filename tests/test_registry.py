@@ -203,3 +203,15 @@ def test_validation_messages_are_written_for_people(key, params, said):
     (reason,) = reasons.values()
     assert reason.endswith(said)
     assert "parameter of" not in reason and "range" not in reason
+
+
+def test_every_algorithm_has_a_guide_in_plain_words():
+    """Help → Algorithm guide reads each algorithm's own guide: none may be missing."""
+    from kfdviz.estimators.spec import Guide
+
+    for key, spec in registry.ALGORITHMS.items():
+        guide = spec.guide
+        assert isinstance(guide, Guide), f"{key} has no guide"
+        for part in (guide.computes, guide.picture, guide.try_this, guide.source):
+            assert len(part.split()) >= 4, (key, part)
+        assert any(ch.isdigit() for ch in guide.source), f"{key}: the paper's year or equation"

@@ -24,6 +24,8 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar
 
 from .. import __version__, presets
+from . import help_dialogs
+from .help_dialogs import wrapped_tip
 
 MAX_CLASSES = 8  # the class actions 1 … 8 (DataModel.max_classes)
 
@@ -193,7 +195,14 @@ ACTIONS = (
         "gallery.show",
     ),
     ActionSpec("quit", "Quit", "Ctrl+Q", "Close kfdviz", "close"),
-    ActionSpec("help", "Shortcuts", "F1", "List the keyboard shortcuts", "show_shortcuts"),
+    ActionSpec("help", "Keys and mouse", "F1", "Every key and mouse gesture", "show_shortcuts"),
+    ActionSpec(
+        "guide",
+        "Algorithm guide…",
+        "Shift+F1",
+        "What each algorithm computes and shows, what to try, and the paper",
+        "show_guide",
+    ),
     ActionSpec(
         "expansion",
         "Expansion points",
@@ -262,7 +271,7 @@ MENUS = (
         ),
     ),
     ("&Presets", ("gallery", None, "@presets")),
-    ("&Help", ("help", "about")),
+    ("&Help", ("help", "guide", "about")),
 )
 
 
@@ -302,7 +311,7 @@ class ActionTable:
             keys = [spec.shortcut] if isinstance(spec.shortcut, str) else list(spec.shortcut)
             action.setShortcuts([QKeySequence(k) for k in keys])
             tip = f"{tip} ({QKeySequence(keys[0]).toString()})" if tip else tip
-        action.setToolTip(tip or spec.text)
+        action.setToolTip(wrapped_tip(tip or spec.text))
         action.setStatusTip(tip or spec.text)
         action.setCheckable(spec.checkable)
         action.setChecked(spec.checked)
@@ -390,16 +399,13 @@ def _without_arguments(handler: Callable) -> Callable[..., None]:
 
 
 def show_shortcuts(window) -> None:
-    """A dialog listing the window's keyboard shortcuts."""
-    rows = []
-    for a in window.actions():
-        keys = ", ".join(s.toString() for s in a.shortcuts())
-        if keys and not a.text().startswith("Class "):
-            rows.append(f"<tr><td><b>{keys}</b></td><td>{a.toolTip()}</td></tr>")
-    rows.append("<tr><td><b>1 … 8</b></td><td>Choose the class to draw</td></tr>")
-    QMessageBox.information(
-        window, "Keyboard shortcuts", "<table cellspacing=4>" + "".join(rows) + "</table>"
-    )
+    """The list of every key and mouse gesture (help_dialogs.py)."""
+    help_dialogs.show_shortcuts(window)
+
+
+def show_guide(window) -> None:
+    """The guide to the algorithm on screen (help_dialogs.py)."""
+    help_dialogs.show_guide(window)
 
 
 def show_about(window) -> None:
@@ -419,5 +425,6 @@ __all__ = [
     "ActionSpec",
     "ActionTable",
     "show_about",
+    "show_guide",
     "show_shortcuts",
 ]

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
 from ..estimators.spec import Kind
+from .description_label import DescriptionLabel
+from .help_dialogs import wrapped_tip
 from .param_links import LinkButton, with_link_button
 from .params import (
     InvalidValue,
@@ -69,8 +71,7 @@ class AlgorithmPanel(QWidget):
 
         self.combo = compact_combo(12)
         self.combo.setToolTip("The algorithm to fit (the compare layout can show up to four)")
-        self.description = QLabel("")
-        self.description.setWordWrap(True)
+        self.description = DescriptionLabel("")
         small_font(self.description)
         self.feature = compact_combo(10)
         self.feature.setToolTip(
@@ -129,7 +130,7 @@ class AlgorithmPanel(QWidget):
             self.combo.addItem(spec.title, spec.key)
             self.combo.setItemData(
                 self.combo.count() - 1,
-                f"{spec.kind.label}: {spec.description}",
+                wrapped_tip(f"{spec.kind.label}: {spec.description}"),
                 Qt.ItemDataRole.ToolTipRole,
             )
         index = self.combo.findData(keep) if keep else -1
@@ -191,7 +192,7 @@ class AlgorithmPanel(QWidget):
         self._clear_forms()
         self.description.setText(spec.description)
         if getattr(self, "_compact", False):
-            self.combo.setToolTip(spec.description)
+            self.combo.setToolTip(wrapped_tip(spec.description))
         remembered = {**self._values.get(spec.key, {}), **self._shared}
         for p in spec.params:
             w = make_param_widget(p)
@@ -317,11 +318,11 @@ class AlgorithmPanel(QWidget):
         return bottom + margins.bottom() + 6
 
     def set_compact(self, compact: bool) -> None:
-        """Compact (small screens): the description goes to the algorithm's tooltip."""
+        """Compact (small screens): the description on one line, the whole in its tooltip."""
         self._compact = compact
-        self.description.setVisible(not compact)
+        self.description.set_one_line(compact)
         self.combo.setToolTip(
-            self.spec().description
+            wrapped_tip(self.spec().description)
             if compact
             else "The algorithm to fit (the compare layout can show up to four)"
         )

@@ -4,8 +4,8 @@ Below ``COMPACT_BELOW`` (a 1024 x 768 or 1280 x 720 projector, a small laptop) t
 side are tabbed instead of stacked: Data and Algorithm share the left column with Algorithm in
 front, so the kernel width and the algorithm's parameters are visible without scrolling; Outputs,
 Embedding and Diagnostics share the right column with Outputs in front. The plot keeps the
-middle, colour bar included. The algorithm's description, which takes four lines there, goes to
-the algorithm's tooltip. Above the threshold the usual arrangement comes back. The switch
+middle, colour bar included. The algorithm's description, which takes four lines there, keeps
+to one line cut to the dock's width, the whole of it in its tooltip. Above the threshold the usual arrangement comes back. The switch
 happens when the window crosses the threshold (and at the first show), never behind the user's
 back otherwise: a dock moved by hand stays where it was put until the next crossing.
 """

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from .. import session
 from ..views.style import THEMES, apply_theme
-from .actions import ActionTable, show_about, show_shortcuts
+from .actions import ActionTable, show_about, show_guide, show_shortcuts
 from .autosave import AutosaveControl
 from .canvas_tools import CanvasTools
 from .chart_control import ChartControl
@@ -280,6 +280,9 @@ class MainWindow(QMainWindow):
 
     def show_shortcuts(self) -> None:
         show_shortcuts(self)
+
+    def show_guide(self) -> None:
+        show_guide(self)
 
     def show_about(self) -> None:
         show_about(self)

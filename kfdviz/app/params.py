@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..views.style import error_style
+from .help_dialogs import wrapped_tip
 from .wording import CHOICE_LABELS
 
 SLIDER_STEPS = 1000
@@ -123,7 +124,7 @@ class ParamWidget(QWidget):
         super().__init__(parent)
         self.spec = spec
         self._error: str | None = None
-        self.setToolTip(spec.tooltip)
+        self.setToolTip(wrapped_tip(spec.tooltip))
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
         self.error_label.setObjectName("paramError")
@@ -163,12 +164,12 @@ class ParamWidget(QWidget):
         editor = self.editor()
         if message:
             editor.setStyleSheet(error_style())
-            editor.setToolTip(f"{message}\n\n{self.spec.tooltip}")
+            editor.setToolTip(wrapped_tip(f"{message}\n\n{self.spec.tooltip}"))
             self.error_label.setText(message)
             self.error_label.show()
         else:
             editor.setStyleSheet("")
-            editor.setToolTip(self.spec.tooltip)
+            editor.setToolTip(wrapped_tip(self.spec.tooltip))
             self.error_label.hide()
 
 
@@ -182,10 +183,10 @@ class FloatParam(ParamWidget):
         self.log = bool(spec.log) and self.low > 0
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, SLIDER_STEPS)
-        self.slider.setToolTip(spec.tooltip)
+        self.slider.setToolTip(wrapped_tip(spec.tooltip))
         self.field = QLineEdit()
         self.field.setFixedWidth(70)
-        self.field.setToolTip(spec.tooltip)
+        self.field.setToolTip(wrapped_tip(spec.tooltip))
         self.field.setAlignment(Qt.AlignmentFlag.AlignRight)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -272,7 +273,7 @@ class IntParam(ParamWidget):
         high = int(spec.high) if spec.high is not None else 1000
         # Allow typing past the suggested range; the estimator's constraints decide validity.
         self.box.setRange(min(low, 0), max(high * 10, high + 100))
-        self.box.setToolTip(spec.tooltip)
+        self.box.setToolTip(wrapped_tip(spec.tooltip))
         self.box.setKeyboardTracking(False)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -301,7 +302,7 @@ class OptionalIntParam(ParamWidget):
         super().__init__(spec, parent)
         self.field = QLineEdit()
         self.field.setPlaceholderText("all")
-        self.field.setToolTip(spec.tooltip)
+        self.field.setToolTip(wrapped_tip(spec.tooltip))
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(1)
@@ -342,7 +343,7 @@ class ChoiceParam(ParamWidget):
         self.combo = compact_combo(15)
         for choice in spec.choices:
             self.combo.addItem(CHOICE_LABELS.get(str(choice), str(choice)), choice)
-        self.combo.setToolTip(spec.tooltip)
+        self.combo.setToolTip(wrapped_tip(spec.tooltip))
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(1)
@@ -368,7 +369,7 @@ class BoolParam(ParamWidget):
     def __init__(self, spec, parent=None):
         super().__init__(spec, parent)
         self.box = QCheckBox(spec.label or spec.name)
-        self.box.setToolTip(spec.tooltip)
+        self.box.setToolTip(wrapped_tip(spec.tooltip))
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.box)
@@ -400,7 +401,7 @@ class TupleChoiceParam(ParamWidget):
         self.boxes = {}
         for i, choice in enumerate(spec.choices):
             box = QCheckBox(CHOICE_LABELS.get(str(choice), str(choice)))
-            box.setToolTip(spec.tooltip)
+            box.setToolTip(wrapped_tip(spec.tooltip))
             box.toggled.connect(lambda _b: self.changed.emit())
             self.boxes[choice] = box
             row.addWidget(box, i // 2, i % 2)

@@ -7,7 +7,10 @@ the picture on screen (its data, algorithms and parameters, titled by the algori
 set), the deck's presets follow (an ordered list, edited in a small dialog, kept in the settings
 and in ``.kfddeck`` files). The slides are stepped with the keys a clicker sends: Right, Down,
 PageDown or Space for the next slide, Left, Up or PageUp for the previous one, Home and End for
-the first and the last. Esc (or F5) leaves, and the window comes back exactly as it was: docks,
+the first and the last. B or . blacks the screen and W or , whites it (the keys clickers and
+slide programs use to take the audience's eyes off the screen); any key brings the slide back.
+While a slide is shown, the next one's pictures are computed (slide_prefetch.py), so stepping
+shows them at once. Esc (or F5) leaves, and the window comes back exactly as it was: docks,
 geometry, the user's points with their undo history, the algorithms and their parameters, the
 zoom and the pictures (not refitted when nothing changed).
 """
@@ -18,7 +21,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -38,13 +41,22 @@ from .. import datasets, presets
 from .. import deck as decks
 from ..estimators import registry
 from .file_dialogs import ask_open_path, ask_save_path
+from .slide_prefetch import SlidePrefetch
 
 TITLE_POINTS = 26.0  # the slide's title
 COUNTER_POINTS = 20.0  # the slide counter
 SCALE = 2.3  # 9 pt axis text becomes 20.7 pt; lines and markers grow alike
 NEXT_KEYS = {Qt.Key.Key_Right, Qt.Key.Key_Down, Qt.Key.Key_PageDown, Qt.Key.Key_Space}
 PREVIOUS_KEYS = {Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_PageUp}
-SLIDE_KEYS = NEXT_KEYS | PREVIOUS_KEYS | {Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Escape}
+BLACK_KEYS = {Qt.Key.Key_B, Qt.Key.Key_Period}
+WHITE_KEYS = {Qt.Key.Key_W, Qt.Key.Key_Comma}
+SLIDE_KEYS = (
+    NEXT_KEYS
+    | PREVIOUS_KEYS
+    | BLACK_KEYS
+    | WHITE_KEYS
+    | {Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Escape}
+)
 DECK_FILTER = f"kfdviz decks (*{decks.SUFFIX});;All files (*)"
 
 
@@ -71,29 +83,66 @@ def picture_title(pictures, generator) -> str:
 
 class _SlideKeys(QObject):
     """Takes the slide keys before any widget or shortcut sees them (while presenting) and
-    hands them to ``slide_key``."""
+    hands them to ``slide_key``; while the screen is blank (``blank``), every key."""
 
-    def __init__(self, window, slide_key):
+    def __init__(self, window, slide_key, blank):
         super().__init__(window)
         self.window = window
         self.slide_key = slide_key
+        self.blank = blank
 
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
+        if not isinstance(obj, QWidget) or obj.window() is not self.window:
+            return False
+        if self.blank.isVisible():
+            if event.key() in _MODIFIER_KEYS:
+                return False
+            if kind == QEvent.Type.KeyPress and not event.isAutoRepeat():
+                self.blank.hide()  # any key: the slide again, nothing else
+            event.accept()
+            return True
         if event.key() not in SLIDE_KEYS:
             return False
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         if mods != Qt.KeyboardModifier.NoModifier:
-            return False
-        if not isinstance(obj, QWidget) or obj.window() is not self.window:
             return False
         if kind == QEvent.Type.ShortcutOverride:
             event.accept()  # no shortcut (Esc cancels fits otherwise): the key press comes next
             return True
         self.slide_key(event.key())
         return True
+
+
+_MODIFIER_KEYS = {
+    Qt.Key.Key_Shift,
+    Qt.Key.Key_Control,
+    Qt.Key.Key_Alt,
+    Qt.Key.Key_Meta,
+    Qt.Key.Key_AltGr,
+}
+
+
+class SlideBlank(QWidget):
+    """The whole window in one colour (black or white), over everything, while the audience
+    should look at the lecturer instead."""
+
+    def __init__(self, window: QWidget):
+        super().__init__(window)
+        self.setObjectName("slideBlank")
+        self.setAutoFillBackground(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground, False)
+        self.hide()
+
+    def show_colour(self, colour: QColor) -> None:
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Window, colour)
+        self.setPalette(palette)
+        self.setGeometry(self.parentWidget().rect())
+        self.show()
+        self.raise_()
 
 
 class SlideTitle(QLabel):
@@ -302,6 +351,9 @@ class Presenter(QObject):
         self.presenting = False
         self.slide_index = 0
         self.slide_counter = SlideCounter(window)
+        self.blank = SlideBlank(window)
+        self.prefetch = SlidePrefetch(self, worker=fit.worker)
+        fit.all_drawn.connect(self._slide_drawn)
         self.slide_title = SlideTitle()
         workspace.add_banner(self.slide_title)
         self._deck_override: list[str] | None = None
@@ -370,7 +422,8 @@ class Presenter(QObject):
             # screen's size first.
             w.setGeometry(screen.geometry())
         w.showFullScreen()
-        self._slide_keys = _SlideKeys(w, self.slide_key)
+        self.prefetch.start()
+        self._slide_keys = _SlideKeys(w, self.slide_key, self.blank)
         QApplication.instance().installEventFilter(self._slide_keys)
         self.slide_index = -1
         self.go_to_slide(max(0, min(start, self.slide_count() - 1)))
@@ -382,9 +435,12 @@ class Presenter(QObject):
         self._slide_keys.deleteLater()
         self._slide_keys = None
         self.presenting = False
+        self.prefetch.stop()
+        self.blank.hide()
         self.slide_counter.hide()
         self.slide_title.hide()
         self.workspace.set_view_scale(1.0, presenting=False)
+        self._views_presenting(False)
         self._restore(self._before)
         self._before = None
         self.actions.set_checked_quietly("presentation", False)
@@ -394,6 +450,10 @@ class Presenter(QObject):
     def slide_key(self, key) -> None:
         if key == Qt.Key.Key_Escape:
             self.leave()
+        elif key in BLACK_KEYS:
+            self.blank.show_colour(QColor(0, 0, 0))
+        elif key in WHITE_KEYS:
+            self.blank.show_colour(QColor(255, 255, 255))
         elif key in NEXT_KEYS:
             self.next_slide()
         elif key in PREVIOUS_KEYS:
@@ -429,10 +489,25 @@ class Presenter(QObject):
         if self.sweep.spec is not None:
             self.workspace.sweep_dock.show()  # the slide's figure is the sweep's curves
         self.workspace.set_view_scale(SCALE, presenting=True)
+        self._views_presenting(True)
         self.slide_title.setText(title)
         self.slide_title.show()
         self._show_counter()
         QTimer.singleShot(0, self._settle_slide)
+
+    def _views_presenting(self, presenting: bool) -> None:
+        """Every input-space view (the compare panels' too): no readout and no hover circle
+        on a slide."""
+        for view in self.workspace.all_views():
+            view.set_presenting(presenting)
+
+    def _slide_drawn(self) -> None:
+        """The slide's pictures are drawn: compute the next slide's meanwhile."""
+        if not self.presenting:
+            return
+        index = self.slide_index + 1
+        if 1 <= index < self.slide_count():
+            self.prefetch.prepare(index, self.slides()[index - 1], self.workspace)
 
     def _show_counter(self) -> None:
         self.slide_counter.show_slide(self.slide_index, self.slide_count(), self.slide_title.text())
@@ -493,6 +568,7 @@ class Presenter(QObject):
         (x0, x1), (y0, y1) = ws.input_view.viewbox.viewRange()
         return {
             "geometry": w.saveGeometry(),
+            "rect": w.geometry(),
             "size": w.size(),
             "state": w.saveState(),
             "window_state": w.windowState(),
@@ -525,6 +601,12 @@ class Presenter(QObject):
         else:
             w.showNormal()
         w.restoreGeometry(snap["geometry"])
+        if not snap["window_state"] & (
+            Qt.WindowState.WindowFullScreen | Qt.WindowState.WindowMaximized
+        ):
+            # restoreGeometry counts the window manager's frame in, which a window coming
+            # back from full screen may not have yet: 1280 x 720 came back as 1278 x 694.
+            w.setGeometry(snap["rect"])
         w.menuBar().show()
         w.statusBar().show()
         w.setContentsMargins(0, 0, 0, 0)
@@ -603,6 +685,8 @@ class Presenter(QObject):
             self._state_after_resize = None
             self.window.restoreState(pending[1])
         self.slide_counter.place()
+        if self.blank.isVisible():
+            self.blank.setGeometry(self.window.rect())
 
 
-__all__ = ["SCALE", "DeckDialog", "Presenter", "SlideCounter"]
+__all__ = ["SCALE", "DeckDialog", "Presenter", "SlideBlank", "SlideCounter"]

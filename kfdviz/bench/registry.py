@@ -25,6 +25,7 @@ from typing import Any
 SCENARIO_MODULES: tuple[str, ...] = (
     "kfdviz.bench.numeric",
     "kfdviz.bench.cancel",
+    "kfdviz.bench.demo_scenarios",
     "kfdviz.bench.reproduce_scenarios",
     "kfdviz.bench.gui_scenarios",
 )

@@ -143,8 +143,10 @@ class Expansion:
             A = np.exp(-((xs[:, None] - z[None, :, 0]) ** 2) / c)  # (nx, block)
             B = np.exp(-((ys[:, None] - z[None, :, 1]) ** 2) / c)  # (ny, block)
             coef = self.coef[start : start + step]
-            for j in range(self.n_features):
-                out[j] += (B * coef[:, j]) @ A.T
+            for (ya, yb), (xa, xb), alive in _live_tiles(A, B):
+                At, Bt, ct = A[xa:xb, alive], B[ya:yb, alive], coef[alive]
+                for j in range(self.n_features):
+                    out[j, ya:yb, xa:xb] += (Bt * ct[:, j]) @ At.T
         return out
 
     def _polynomial_grid(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
@@ -192,6 +194,42 @@ class Expansion:
             return None
         out += self.offset[:, None, None]
         return out
+
+
+# The grid is cut into tiles of this many nodes a side when a narrow kernel leaves most
+# (tile, center) pairs without a single nonzero factor.
+_TILE = 48
+# Tiles are used when they leave at most this fraction of the whole grid's products.
+_TILE_WORK = 0.5
+
+
+def _live_tiles(A: np.ndarray, B: np.ndarray):
+    """The grid's tiles, each with the centers that reach it: ((y0, y1), (x0, x1), columns).
+
+    A center's term on a tile is A[x, i] B[y, i]: where its column of A is zero over the tile's
+    x nodes, or its column of B over the tile's y nodes, every product is an exact zero (the
+    exponential underflowed), so leaving the center out changes no value. A narrow kernel
+    reaches few tiles from each center; for a wide one the whole grid is one tile.
+    """
+    nx, ny, m = A.shape[0], B.shape[0], A.shape[1]
+    whole = ((0, ny), (0, nx), slice(None))
+    if m == 0 or (nx <= _TILE and ny <= _TILE):
+        yield whole
+        return
+    xcuts = [(a, min(a + _TILE, nx)) for a in range(0, nx, _TILE)]
+    ycuts = [(b, min(b + _TILE, ny)) for b in range(0, ny, _TILE)]
+    ax = np.array([(A[a:b] != 0).any(axis=0) for a, b in xcuts])  # (tiles along x, m)
+    by = np.array([(B[a:b] != 0).any(axis=0) for a, b in ycuts])  # (tiles along y, m)
+    counts = by.astype(float) @ ax.astype(float).T  # centers reaching each tile
+    width = np.array([b - a for a, b in xcuts], float)
+    height = np.array([b - a for a, b in ycuts], float)
+    if float(height @ counts @ width) > _TILE_WORK * m * nx * ny:
+        yield whole
+        return
+    for iy, ycut in enumerate(ycuts):
+        for ix, xcut in enumerate(xcuts):
+            if counts[iy, ix]:
+                yield ycut, xcut, by[iy] & ax[ix]
 
 
 # Above this degree the monomial table is not used (its round-off grows like 3^degree).

@@ -18,6 +18,7 @@ from .spec import (
     TANGENT_STEP,
     AlgorithmSpec,
     CostModel,
+    Guide,
     Kind,
     ParamSpec,
     Problem,
@@ -93,6 +94,84 @@ def greedy_work(p: Problem) -> Work:
     return Work(11.0 * n * pool + 0.31 * m * n * pool, 0.0, 8.0 * (n * pool + 2 * n * m), m)
 
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "kfd": Guide(
+        computes=(
+            "The one direction in feature space along which the two classes' means lie "
+            "farthest apart compared with the spread inside each class, regularized by μ: α "
+            "∝ (N + μI)⁻¹(μ₂ − μ₁)."
+        ),
+        picture=(
+            "The colour is the decision value f(x) = w·Φ(x) + b; the thick line is f = 0, "
+            "the boundary between the classes. The histogram shows both classes' outputs."
+        ),
+        try_this=(
+            "Drag μ towards 0 and watch the boundary overfit, wrapping single points; make "
+            "the width large and the boundary becomes almost straight."
+        ),
+        source=(
+            "Mika et al., TPAMI 2003, eqs. (6)–(8) with the regularized N of (11); Mika et "
+            "al. 1999 (the slides' Fig. 1)."
+        ),
+    ),
+    "kfd-qp": Guide(
+        computes=(
+            "The same Fisher discriminant written as a quadratic program: fit the outputs "
+            "Kα + b to the labels ±1 with the least squared error ξ and a penalty μ‖α‖²."
+        ),
+        picture=(
+            "As for KFD: the decision value over the plane and its zero level set. With the "
+            "squared loss it draws the closed-form KFD's picture."
+        ),
+        try_this=(
+            "Compare with the closed-form KFD at the same μ (the pictures agree), then tick "
+            "Zero-mean residuals, the class constraint (4b)."
+        ),
+        source=(
+            "Mika et al., TPAMI 2003, eq. (9); NIPS 2001, the program (4) with the class "
+            "constraints (4a), (4b)."
+        ),
+    ),
+    "kfd-sparse": Guide(
+        computes=(
+            "KFD as a program with the penalty μ‖α‖₁ instead of μ‖α‖²: most expansion "
+            "coefficients become exactly zero."
+        ),
+        picture=(
+            "The decision value and boundary; the points whose coefficient is not zero are "
+            "circled (the expansion points)."
+        ),
+        try_this=(
+            "Raise μ and count the circled points fall while the boundary hardly moves; "
+            "switch Loss on ξ to absolute and outliers lose their pull."
+        ),
+        source="Mika et al., TPAMI 2003, eq. (12).",
+    ),
+    "kfd-lp": Guide(
+        computes=(
+            "A linear program: absolute errors ‖ξ‖₁ plus μ‖α‖₁, so both the errors and the "
+            "expansion are sparse."
+        ),
+        picture="The decision value and boundary, with the few expansion points circled.",
+        try_this="Compare with sparse KFD at the same μ: the absolute loss ignores far outliers.",
+        source="Mika et al., TPAMI 2003, eq. (14).",
+    ),
+    "kfd-greedy": Guide(
+        computes=(
+            "KFD over a few expansion points chosen one at a time, each the point that "
+            "raises the Fisher criterion most."
+        ),
+        picture="The decision value and boundary, drawn from the chosen points (circled) only.",
+        try_this=(
+            "Set Max centers to 2 or 3, then raise it: the boundary settles after a handful "
+            "of points."
+        ),
+        source="Mika et al., TPAMI 2003, Sec. 4.2 (greedy approximation).",
+    ),
+}
+
+
 def _program_spec(
     name: str, label: str, formulation: str, loss: str, description: str, extra: tuple = ()
 ) -> AlgorithmSpec:
@@ -109,6 +188,7 @@ def _program_spec(
         min_classes=2,
         max_classes=2,
         subset_expansion=True,
+        guide=_GUIDES[name],
         description=description,
     )
 
@@ -165,6 +245,7 @@ SPECS = (
         fixed={"formulation": "rayleigh"},
         min_classes=2,
         subset_expansion=True,
+        guide=_GUIDES["kfd"],
         description="Maximizes between- over regularized within-class variance (TPAMI eqs. 6-8, "
         "11), solved in closed form α ∝ (N + μI)^-1 (μ2 - μ1).",
     ),
@@ -214,6 +295,7 @@ SPECS = (
         fixed={"formulation": "greedy"},
         min_classes=2,
         max_classes=2,
+        guide=_GUIDES["kfd-greedy"],
         description="Forward selection of expansion points with the largest gain (TPAMI sec. 4.2).",
     ),
 )

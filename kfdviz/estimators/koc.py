@@ -11,7 +11,7 @@ from ..core.koc import KOC_ALGORITHMS, centroid_indicator, koc_cholesky, koc_gra
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
 from ._compat import StrOptions
 from .kpca import expansion_over_all_points
-from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
+from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Guide, Kind, ParamSpec, Problem, Work
 
 
 class KernelOrthogonalCentroid(
@@ -203,6 +203,27 @@ def _koc_work(p: Problem) -> Work:
     return expansion_over_all_points(p, 2.0 * n * n * r + 4.0 * n * r * r)
 
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "koc": Guide(
+        computes=(
+            "An orthonormal basis of the class centroids in feature space: one coordinate "
+            "per class, by a Cholesky factorization of MᵀKM."
+        ),
+        picture=(
+            "The embedding: every point placed by its coordinates along the centroids' "
+            "basis; the classes gather at their own corners."
+        ),
+        try_this=(
+            "On 3-D data (cuboids, iris) compare a narrow Gaussian with a wide one, and "
+            "with the rank-k SVD."
+        ),
+        source=(
+            "Park & Park 2002, Algorithm 2 (and the Gram–Schmidt form, Algorithm 3); Figs. 1 and 2."
+        ),
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "koc",
@@ -222,6 +243,7 @@ SPECS = (
         ),
         cost=CostModel(_koc_work),
         min_classes=2,
+        guide=_GUIDES["koc"],
         description="Orthonormal basis of the class centroids in feature space (Park & Park).",
     ),
 )

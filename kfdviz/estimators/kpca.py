@@ -20,6 +20,7 @@ from .spec import (
     TANGENT_STEP,
     AlgorithmSpec,
     CostModel,
+    Guide,
     Kind,
     ParamSpec,
     Problem,
@@ -563,6 +564,51 @@ def _okpca_work(p: Problem) -> Work:
     return expansion_over_all_points(p, 12.0 * p.n**3)
 
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "kpca": Guide(
+        computes=(
+            "The directions in which the mapped points vary most (the kernel's feature "
+            "space), one feature per direction: the leading eigenvectors of the centred "
+            "kernel matrix."
+        ),
+        picture=(
+            "The colour and the level sets are one feature's value over the plane: points "
+            "on one line get the same value. Nothing here knows the classes."
+        ),
+        try_this=(
+            "Step the feature from 1 to 2 and 3 and watch the level sets split the "
+            "clusters; make the width small and each feature circles a few points only."
+        ),
+        source=(
+            "Mika et al., TPAMI 2003: the Rayleigh coefficient (1) with S_I the covariance "
+            "(2) and S_N = I; kernelized by the expansion (4) (Schölkopf, Smola & Müller "
+            "1998)."
+        ),
+    ),
+    "okpca": Guide(
+        computes=(
+            "Features with much variance in the data but little along a transformation you "
+            "name (a small rotation or shift): the generalized eigenvectors of covariance "
+            "against tangent covariance."
+        ),
+        picture=(
+            "Level sets that follow the transformation: with rotation tangents they become "
+            "circles round the origin, so a feature's value does not change when a point "
+            "turns."
+        ),
+        try_this=(
+            "Switch Invariances between rotation and x-translation and compare with kernel "
+            "PCA on the same data: the level sets turn into circles round the origin, or "
+            "into vertical lines."
+        ),
+        source=(
+            "Mika et al., TPAMI 2003: the Rayleigh coefficient (1) with S_N the tangent "
+            "covariance (3); Fig. 1."
+        ),
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "kpca",
@@ -571,6 +617,7 @@ SPECS = (
         KernelPCA,
         (N_COMPONENTS, *KERNEL_PARAMS),
         cost=CostModel(_kpca_work, prices_spectrum=False),
+        guide=_GUIDES["kpca"],
         description="Directions of largest variance in feature space (S_I covariance, S_N identity).",
     ),
     AlgorithmSpec(
@@ -604,6 +651,7 @@ SPECS = (
             ),
         ),
         cost=CostModel(_okpca_work),
+        guide=_GUIDES["okpca"],
         description="Variance against tangent covariance: features invariant under L_t (TPAMI Fig. 1).",
     ),
 )

@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..core.expansion import Expansion
 from ..core.kernels import Kernel
 from ._compat import Interval, StrOptions
-from .spec import AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
+from .spec import AlgorithmSpec, CostModel, Guide, Kind, ParamSpec, Problem, Work
 
 
 def _affine_expansion(transform, n_features: int) -> Expansion:
@@ -517,6 +517,36 @@ def _linear_work(p: Problem) -> Work:
 
 _LINEAR_COST = CostModel(_linear_work)
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "pca": Guide(
+        computes="The directions of largest variance in the input space itself (no kernel).",
+        picture="Straight, parallel level sets: a linear feature.",
+        try_this="Compare with kernel PCA's first feature on the same data.",
+        source="Mika et al., TPAMI 2003, (1) with S_I the covariance (2) and S_N = I.",
+    ),
+    "lda": Guide(
+        computes=(
+            "Fisher's linear discriminant: the direction best separating the class means "
+            "against the spread within classes, in the input space."
+        ),
+        picture="A straight boundary and parallel level sets.",
+        try_this="Compare with KFD: on two moons no straight line separates the classes.",
+        source=(
+            "Fisher 1936; KFD with the linear kernel (TPAMI 2003, (1) with S_I, S_N as in Sec. 1)."
+        ),
+    ),
+    "svd": Guide(
+        computes=(
+            "Each point's coordinates along the leading singular vectors of the data matrix "
+            "(a rank-k SVD)."
+        ),
+        picture="The embedding in those coordinates: a linear projection.",
+        try_this="Compare with KOC on iris in 3-D, as Park & Park's Fig. 1 does.",
+        source="Park & Park 2002, Fig. 1 (rank-3 SVD).",
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "pca",
@@ -525,6 +555,7 @@ SPECS = (
         LinearPCA,
         (ParamSpec("n_components", default=2, low=1, high=50, label="Components"),),
         cost=_LINEAR_COST,
+        guide=_GUIDES["pca"],
         description="Principal components of the input space.",
     ),
     AlgorithmSpec(
@@ -535,6 +566,7 @@ SPECS = (
         (),
         cost=_LINEAR_COST,
         min_classes=2,
+        guide=_GUIDES["lda"],
         description="Fisher's linear discriminant: KFD with the linear kernel.",
     ),
     AlgorithmSpec(
@@ -544,6 +576,7 @@ SPECS = (
         TruncatedSVDEmbedding,
         (ParamSpec("n_components", default=3, low=1, high=10, label="Rank k"),),
         cost=_LINEAR_COST,
+        guide=_GUIDES["svd"],
         description="Coordinates in the leading singular vectors (Park & Park, Fig. 1).",
     ),
 )

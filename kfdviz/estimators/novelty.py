@@ -13,7 +13,7 @@ from ..core.kpca import centred_kpca
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 from ._compat import Interval
 from .kpca import expansion_over_all_points, lanczos_flops
-from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
+from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Guide, Kind, ParamSpec, Problem, Work
 
 
 class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator):
@@ -39,6 +39,10 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         Fraction of training points that ``predict`` calls novel: ``offset_`` lies halfway
         between the training scores that leave floor(contamination n) of them below it (below
         all of them when that is 0).
+    learn_class : int, default=0
+        With labels given to ``fit``: the class whose points are learned as normal, counted
+        from 1 in the order of the sorted labels (the other classes are what should score as
+        novel). 0, or no labels: every point is learned.
 
     Attributes
     ----------
@@ -113,12 +117,22 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         "n_components": [Interval(Integral, 1, None, closed="left")],
         **KERNEL_PARAMETER_CONSTRAINTS,
         "contamination": [Interval(Real, 0.0, 0.5, closed="right")],
+        "learn_class": [Interval(Integral, 0, None, closed="left")],
     }
 
     def __init__(
-        self, n_components=40, *, kernel="rbf", width=1.0, degree=3, coef0=1.0, contamination=0.1
+        self,
+        n_components=40,
+        *,
+        kernel="rbf",
+        width=1.0,
+        degree=3,
+        coef0=1.0,
+        contamination=0.1,
+        learn_class=0,
     ):
         self.n_components = n_components
+        self.learn_class = learn_class
         self.kernel = kernel
         self.width = width
         self.degree = degree
@@ -131,9 +145,9 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training points, all taken as normal.
-        y : None
-            Ignored.
+            Training points, all taken as normal (with ``learn_class``, those of that class).
+        y : array-like of shape (n_samples,), optional
+            Class labels; used only with ``learn_class`` > 0.
 
         Returns
         -------
@@ -148,6 +162,9 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         """
         self._validate_params()
         X = self._check_X(X, reset=True)
+        self.learned_class_ = None
+        if self.learn_class and y is not None:
+            X = self._points_of_learned_class(X, np.asarray(y))
         kern = self._make_kernel()
         K = kern(X, X)
         sol = centred_kpca(K, min(self.n_components, X.shape[0]))
@@ -173,6 +190,25 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
             )
         return self
 
+    def _points_of_learned_class(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels.")
+        classes = np.unique(y)
+        if self.learn_class > classes.size:
+            raise ValueError(
+                f"learn_class={self.learn_class}, but the labels have {classes.size} "
+                f"class{'es' if classes.size != 1 else ''}: choose 1 to {classes.size}, or 0 "
+                "to learn every point."
+            )
+        self.learned_class_ = classes[self.learn_class - 1]
+        X = X[y == self.learned_class_]
+        if X.shape[0] < 2:
+            raise ValueError(
+                f"The class to learn (number {self.learn_class}) has {X.shape[0]} training "
+                "point: it needs at least two."
+            )
+        return X
+
     def reconstruction_error(self, X) -> np.ndarray:
         """Return Hoffmann's p(z), the squared feature-space distance to the principal subspace.
 
@@ -196,20 +232,45 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
 
     def _reconstruction_error(self, X: np.ndarray) -> np.ndarray:
         """p(z) at the rows of an already validated X."""
-        kern = self.expansion_.kernel
         with np.errstate(over="ignore", invalid="ignore"):
-            diag = kern.diag(X)
-            dist_to_mean = diag + self.mean_expansion_.evaluate(X)[:, 0]
-            F = self.expansion_.evaluate(X)
-            p = dist_to_mean - np.sum(F**2, axis=1)
-        overflow = ~(np.isfinite(p) & np.isfinite(diag))
-        # Below this the value is round-off of a cancellation between terms of size ~k(z, z):
-        # call it zero so that points inside the subspace score identically and stably.
-        finite_diag = np.abs(diag[~overflow])
-        floor = 1e-9 * max(float(np.max(finite_diag, initial=0.0)), 1e-300)
-        p = np.where(p > floor, p, 0.0)
-        p[overflow] = np.inf
-        return p
+            diag = self.expansion_.kernel.diag(X)
+            terms = self._terms().evaluate(X)
+        return _reconstruction_from(diag, terms.T)
+
+    def _terms(self) -> Expansion:
+        """The distance to the mean (less k(z, z)) and the q features as one expansion over the
+        training points: one kernel evaluation serves both."""
+        e, mean = self.expansion_, self.mean_expansion_
+        coef = np.hstack([mean.coef, e.coef])
+        return Expansion(e.kernel, e.centers, coef, np.r_[mean.offset, e.offset])
+
+    def score_grid(self, xs, ys, *, check_cancel=None) -> np.ndarray:
+        """Return ``score_samples`` at the nodes of the regular grid xs x ys of 2-D input.
+
+        The kernel expansions are evaluated on the grid as a whole (for the Gaussian kernel, a
+        product of one-dimensional factors), which gives the values ``score_samples`` gives
+        point by point.
+
+        Parameters
+        ----------
+        xs, ys : array-like of shape (nx,) and (ny,)
+            The grid's coordinates along the two input axes.
+        check_cancel : callable, optional
+            Called between blocks of the evaluation; what it raises ends it.
+
+        Returns
+        -------
+        ndarray of shape (ny, nx)
+            -p(z) at (xs[a], ys[b]) in row b, column a.
+        """
+        check_is_fitted(self, "expansion_")
+        xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+        with np.errstate(over="ignore", invalid="ignore"):
+            terms = self._terms().evaluate_grid(xs, ys, check_cancel=check_cancel)
+            gx, gy = np.meshgrid(xs, ys)
+            diag = self.expansion_.kernel.diag(np.column_stack([gx.ravel(), gy.ravel()]))
+        p = _reconstruction_from(diag, terms.reshape(terms.shape[0], -1))
+        return -p.reshape(ys.size, xs.size)
 
     def score_samples(self, X):
         """Return the negated reconstruction error: higher is more normal.
@@ -258,6 +319,21 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         return np.where(self.decision_function(X) >= 0, 1, -1)
 
 
+def _reconstruction_from(diag: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """p(z) from k(z, z) and the terms (1 + q, n): the distance to the mean less k(z, z), then
+    the q features."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = diag + terms[0] - np.einsum("ij,ij->j", terms[1:], terms[1:])
+    overflow = ~(np.isfinite(p) & np.isfinite(diag))
+    # Below this the value is round-off of a cancellation between terms of size ~k(z, z):
+    # call it zero so that points inside the subspace score identically and stably.
+    finite_diag = np.abs(diag[~overflow])
+    floor = 1e-9 * max(float(np.max(finite_diag, initial=0.0)), 1e-300)
+    p = np.where(p > floor, p, 0.0)
+    p[overflow] = np.inf
+    return p
+
+
 def _kernel_text(kern) -> str:
     if kern.name == "rbf":
         return f"width={kern.width:g}"
@@ -286,6 +362,29 @@ def _novelty_work(p: Problem) -> Work:
     return Work(work.kernel_values + p.grid_points * p.n, work.flops, work.peak_bytes, work.centers)
 
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "novelty": Guide(
+        computes=(
+            "How far each point's image lies from the subspace of the first q principal "
+            "components in feature space: the reconstruction error p(z) = p_S(z) − Σ "
+            "f_l(z)²."
+        ),
+        picture=(
+            "The colour is −p(z) shifted by the threshold: inside the thick line is what "
+            "the model calls normal, outside novel."
+        ),
+        try_this=(
+            "Lower the width until the boundary hugs each shape; raise q and the inside "
+            "grows along the data."
+        ),
+        source=(
+            "Hoffmann 2007, Pattern Recognition 40: the reconstruction error and the "
+            "potential p_S(z); Figs. 3 and 4."
+        ),
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "novelty",
@@ -311,9 +410,19 @@ SPECS = (
                 label="Contamination",
                 tooltip="Fraction of training points left outside the decision boundary.",
             ),
+            ParamSpec(
+                "learn_class",
+                default=1,
+                low=0,
+                high=8,
+                label="Class to learn",
+                tooltip="The class whose points are learned as normal (1: the first); the other "
+                "classes are scored as what should be novel. 0: every point.",
+            ),
         ),
         cost=CostModel(_novelty_work),
         score_label="novelty score (−reconstruction error)",
+        guide=_GUIDES["novelty"],
         description="Squared distance to the principal subspace in feature space (Hoffmann 2007).",
     ),
 )

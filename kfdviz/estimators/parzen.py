@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core.kernels import chunk_rows
 from ._compat import Interval
-from .spec import WIDTH, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
+from .spec import WIDTH, AlgorithmSpec, CostModel, Guide, Kind, ParamSpec, Problem, Work
 
 
 class ParzenNoveltyDetector(OutlierMixin, BaseEstimator):
@@ -177,6 +177,25 @@ def _parzen_work(p: Problem) -> Work:
     return Work((n + p.grid_points) * n, 0.0, min(8.0 * 2 * n * n, 64 * 2**20), n)
 
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "parzen": Guide(
+        computes=(
+            "A Gaussian bump on every training point, summed: a density estimate; low "
+            "density is novel."
+        ),
+        picture=(
+            "The density over the plane, with the boundary that leaves the chosen fraction "
+            "of training points outside."
+        ),
+        try_this=(
+            "Compare with KPCA novelty at the same width: Parzen ranks points as its q = 0 "
+            "case, so it cannot stretch along a line or a spiral arm."
+        ),
+        source="Hoffmann 2007: the Parzen density, his classical baseline.",
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "parzen",
@@ -197,6 +216,7 @@ SPECS = (
         ),
         cost=CostModel(_parzen_work, prices_spectrum=False),
         score_label="log density (Parzen window)",
+        guide=_GUIDES["parzen"],
         description="Gaussian kernel density estimate of the training points: Hoffmann's "
         "classical baseline, his reconstruction error with no component removed.",
     ),

@@ -24,7 +24,7 @@ from ..core.kfd_programs import LOSSES, REGULARIZERS, solve_kfd_program
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 from ._compat import Hidden, Interval, StrOptions
 from .program_cost import REGRESSION_COST
-from .spec import CENTERS, KERNEL_PARAMS, N_CENTERS, AlgorithmSpec, Kind, ParamSpec, mu_param
+from .spec import CENTERS, KERNEL_PARAMS, N_CENTERS, AlgorithmSpec, Guide, Kind, ParamSpec, mu_param
 
 
 class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator):
@@ -245,6 +245,24 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
 
 
 # -- what the window and the pipeline know of this estimator ------------------------------------
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "kfd-regression": Guide(
+        computes=(
+            "A kernel regression with KFD's program: fit the targets with a chosen loss and "
+            "the penalty μΩ(α), the residuals summing to zero."
+        ),
+        picture=(
+            "The fitted curve over the samples; the ε-tube when the ε-insensitive loss is chosen."
+        ),
+        try_this=(
+            "Switch the loss between squared, absolute and ε-insensitive and watch how "
+            "outliers pull the curve."
+        ),
+        source="Mika, Rätsch & Müller, NIPS 2001: the program (4) with (4b); Fig. 3.",
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "kfd-regression",
@@ -295,6 +313,7 @@ SPECS = (
         ),
         cost=REGRESSION_COST,
         subset_expansion=True,
+        guide=_GUIDES["kfd-regression"],
         description="min L(ξ) + μ Ω(α) s.t. Kα + 1b = y − ξ, 1'ξ = 0 (NIPS 2000, Fig. 3).",
     ),
 )

@@ -170,12 +170,32 @@ def plain_reason(label: str, constraints: list, value, name: str = "") -> str:
 
 
 @dataclass(frozen=True)
+class Guide:
+    """A short guide to an algorithm in plain words (Help → Algorithm guide).
+
+    ``computes``: what the algorithm computes; ``picture``: what its picture shows;
+    ``try_this``: what to change and what to watch; ``source``: the paper and its equation.
+    """
+
+    computes: str
+    picture: str
+    try_this: str
+    source: str
+
+    def __post_init__(self):
+        for name in ("computes", "picture", "try_this", "source"):
+            if not str(getattr(self, name)).strip():
+                raise TypeError(f"An algorithm guide needs its {name!r} text.")
+
+
+@dataclass(frozen=True)
 class AlgorithmSpec:
     """One algorithm a user can pick: the estimator, how to show it and what its fit costs.
 
     ``subset_expansion``: the estimator can expand over a subset of ``n_centers`` training
     points (TPAMI eq. 13), which the window offers for large data. ``score_label`` names what a
-    novelty detector's ``score_samples`` measures.
+    novelty detector's ``score_samples`` measures. ``description``: one line; ``guide``: the
+    Help menu's guide to it (:class:`Guide`).
     """
 
     key: str
@@ -190,6 +210,7 @@ class AlgorithmSpec:
     subset_expansion: bool = False
     score_label: str = "novelty score"
     description: str = ""
+    guide: Guide | None = None
 
     def __post_init__(self):
         if not isinstance(self.kind, Kind):

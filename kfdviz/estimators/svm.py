@@ -26,7 +26,7 @@ from ..core.expansion import Expansion
 from ..core.kernels import Kernel
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin
 from ._compat import Interval, StrOptions
-from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Kind, ParamSpec, Problem, Work
+from .spec import KERNEL_PARAMS, AlgorithmSpec, CostModel, Guide, Kind, ParamSpec, Problem, Work
 
 _SVM_CONSTRAINTS = {
     **KERNEL_PARAMETER_CONSTRAINTS,
@@ -616,6 +616,41 @@ def _C_param(default: float) -> ParamSpec:
 
 _SVM_COST = CostModel(_svm_work)
 
+# Help -> Algorithm guide: what each algorithm computes and shows, in plain words.
+_GUIDES = {
+    "svm": Guide(
+        computes=(
+            "The boundary with the widest margin to the nearest points of each class "
+            "(libsvm's C-SVC)."
+        ),
+        picture="The decision value, its zero line and the support vectors (circled).",
+        try_this=(
+            "Lower C and the margin widens with more points inside it; compare with KFD at "
+            "the same width."
+        ),
+        source="The papers' baseline (Boser, Guyon & Vapnik 1992; Cortes & Vapnik 1995).",
+    ),
+    "one-class-svm": Guide(
+        computes=(
+            "The smallest region in feature space holding all but a fraction ν of the "
+            "training points."
+        ),
+        picture="The decision value and the boundary around the data; support vectors circled.",
+        try_this="Compare with KPCA novelty on the noisy sine, as Hoffmann does (Fig. 6).",
+        source="Schölkopf et al. 2001; Hoffmann 2007, Fig. 6.",
+    ),
+    "svr": Guide(
+        computes=(
+            "A regression that ignores errors smaller than ε and penalizes larger ones linearly."
+        ),
+        picture=(
+            "The fitted curve with its ε-tube; the samples outside the tube are support vectors."
+        ),
+        try_this="Widen ε and watch the curve flatten as fewer samples hold it.",
+        source="Vapnik's ε-SVR; Mika, Rätsch & Müller, NIPS 2001, Fig. 3 (the comparison).",
+    ),
+}
+
 SPECS = (
     AlgorithmSpec(
         "svm",
@@ -625,6 +660,7 @@ SPECS = (
         (*KERNEL_PARAMS, _C_param(1.0)),
         cost=_SVM_COST,
         min_classes=2,
+        guide=_GUIDES["svm"],
         description="The papers' baseline: maximizes the smallest margin (libsvm's SVC).",
     ),
     AlgorithmSpec(
@@ -646,6 +682,7 @@ SPECS = (
         ),
         cost=_SVM_COST,
         score_label="novelty score (unshifted decision value)",
+        guide=_GUIDES["one-class-svm"],
         description="Schölkopf's one-class SVM, Hoffmann's comparison for KPCA novelty.",
     ),
     AlgorithmSpec(
@@ -667,6 +704,7 @@ SPECS = (
             ),
         ),
         cost=_SVM_COST,
+        guide=_GUIDES["svr"],
         description="ε-SVR, NIPS 2000's comparison for KFD regression (Fig. 3).",
     ),
 )

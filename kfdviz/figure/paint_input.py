@@ -36,6 +36,7 @@ from .canvas import (
     Transform,
     _Canvas,
 )
+from .label_place import place_labels, spots_along
 from .plan import PanelPlan
 
 # Beside a map with nothing beside it: half an x tick label and a little air; above it, half
@@ -211,7 +212,7 @@ def _paint_input(
             qp.drawPath(c.polyline_path(u, v))
             n_paths += 1
             if line.label_at is not None and rect.width() >= c.pt(LABELLED_MAP_PT):
-                level_labels.append((line.label_at, _format_level(line.level, span)))
+                level_labels.append((line, _format_level(line.level, span)))
     b = grid.boundary
     boundary_drawn = False
     if settings.get("show_boundary", True) and b is not None and b.path.shape[0]:
@@ -251,7 +252,11 @@ def _paint_input(
 
     _paint_expansion(c, t, r, settings)
     if settings.get("show_contours", True):
-        _paint_level_labels(c, t, rect, level_labels)  # after the points, which would hide them
+        shown = settings.get("show_points", True)
+        markers = r.X[:, :2] if shown and r.X.ndim == 2 and r.X.shape[1] >= 2 else None
+        size = settings.get("point_size") or marker_pt(r.X.shape[0])
+        # after the points, which would hide them; clear of them, which would hide the labels
+        _paint_level_labels(c, t, rect, level_labels, markers, c.mark(size))
     _paint_axes(c, t, "x₁", "x₂" if ylabels else "", ytick_labels=ylabels)
     if show_bar:
         marked = grid.diverging or r.kind == "novelty"
@@ -282,23 +287,34 @@ def shown_box(box, keep, aspect: float) -> tuple[float, float, float, float]:
     return (x0, x1, bottom, bottom + height)
 
 
-def _paint_level_labels(c: _Canvas, t: Transform, rect: QRectF, labels) -> None:
-    """Each level's value on a light box at its line, skipping any that would overlap."""
+def _paint_level_labels(
+    c: _Canvas, t: Transform, rect: QRectF, labels, markers, marker_px: float
+) -> None:
+    """Each level's value on a light box on its line, clear of the other labels and of the
+    markers (label_place.py); a level with no free spot goes without."""
     qp = c.qp
     label_font = c.font(6.5)
-    placed: list[QRectF] = []
-    for (lx, ly), text in labels:
-        u, v = t.px(lx, ly)
-        w = c.text_width(text, label_font) + c.pt(3)
-        h = c.text_height(label_font)
-        box = QRectF(float(u) - w / 2, float(v) - h / 2, w, h)
-        if not rect.contains(box) or any(box.intersects(o) for o in placed):
-            continue  # a label would hide another one, or stick out of the plot
-        placed.append(box)
+    h = c.text_height(label_font)
+    wanted = []
+    for line, text in labels:
+        spots = spots_along(line.path, line.label_at)
+        u, v = t.px(spots[:, 0], spots[:, 1])
+        wanted.append((np.column_stack([u, v]), c.text_width(text, label_font) + c.pt(3), h))
+    points = np.zeros((0, 2))
+    if markers is not None and len(markers):
+        pu, pv = t.px(markers[:, 0], markers[:, 1])
+        points = np.column_stack([pu, pv])
+    bounds = (rect.left(), rect.top(), rect.right(), rect.bottom())
+    places = place_labels(wanted, points, 0.5 * marker_px + c.pt(0.5), bounds)
+    for (_line, text), (_spots, w, _h), at in zip(labels, wanted, places, strict=True):
+        if at is None:
+            continue
+        u, v = at
+        box = QRectF(u - w / 2, v - h / 2, w, h)
         qp.setPen(Qt.PenStyle.NoPen)
         qp.setBrush(QBrush(c.color(c.theme.background, 0.7)))
         qp.drawRect(box)
-        c.text(float(u), float(v), text, label_font, align="center", valign="center")
+        c.text(u, v, text, label_font, align="center", valign="center")
 
 
 # A colour bar's title too long for a short bar, and what it says instead there.

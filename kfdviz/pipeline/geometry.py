@@ -201,6 +201,7 @@ def refine_level_set(
     *,
     scale: float | None = None,
     depth: int = 4,
+    evaluate_grid=None,
 ) -> list[np.ndarray]:
     """The level set ``pieces`` of a grid, redrawn finer where it misplaces one of ``points``.
 
@@ -213,8 +214,10 @@ def refine_level_set(
     linear between the grid's nodes as the grid's own lines assume, so the new lines meet the
     old ones where they cross the block's edge. Blocks never overlap; inside a block the same is
     done again, ``depth`` times at most (a region of zero size, a point exactly at ``level``,
-    stays unresolved). ``evaluate(P)`` gives the values at the (m, 2) points P; ``scale`` (the
-    kernel's length scale, when it has one) makes the finer step at most a twentieth of it.
+    stays unresolved). ``evaluate(P)`` gives the values at the (m, 2) points P;
+    ``evaluate_grid(fx, fy)``, when given, the same values on a regular grid as an (ny, nx)
+    array (a kernel expansion sums a grid far faster than its points); ``scale`` (the kernel's
+    length scale, when it has one) makes the finer step at most a twentieth of it.
     """
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     values = np.asarray(values, dtype=float)
@@ -252,9 +255,12 @@ def refine_level_set(
         z = _block_values(
             xs[a0 : a1 + 1], ys[b0 : b1 + 1], values[b0 : b1 + 1, a0 : a1 + 1], fx, fy
         )
-        gx, gy = np.meshgrid(fx[1:-1], fy[1:-1])
-        inner = np.asarray(evaluate(np.column_stack([gx.ravel(), gy.ravel()])), dtype=float)
-        z[1:-1, 1:-1] = inner.reshape(gy.shape)
+        if evaluate_grid is not None:
+            z[1:-1, 1:-1] = np.asarray(evaluate_grid(fx[1:-1], fy[1:-1]), dtype=float)
+        else:
+            gx, gy = np.meshgrid(fx[1:-1], fy[1:-1])
+            inner = np.asarray(evaluate(np.column_stack([gx.ravel(), gy.ravel()])), dtype=float)
+            z[1:-1, 1:-1] = inner.reshape(gy.shape)
         gen = contour_generator(x=fx, y=fy, z=z, line_type=LineType.Separate)
         new = [np.asarray(p, dtype=float) for p in gen.lines(float(level)) if len(p) >= 2]
         rect = (fx[0], fx[-1], fy[0], fy[-1])
@@ -262,7 +268,17 @@ def refine_level_set(
             mine = (P[:, 0] >= rect[0]) & (P[:, 0] <= rect[1])
             mine &= (P[:, 1] >= rect[2]) & (P[:, 1] <= rect[3])
             new = refine_level_set(
-                fx, fy, z, new, P[mine], pv[mine], level, evaluate, scale=scale, depth=depth - 1
+                fx,
+                fy,
+                z,
+                new,
+                P[mine],
+                pv[mine],
+                level,
+                evaluate,
+                scale=scale,
+                depth=depth - 1,
+                evaluate_grid=evaluate_grid,
             )
         pieces = _cut_out(pieces, rect) + new
     return pieces

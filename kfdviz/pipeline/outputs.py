@@ -121,20 +121,37 @@ class FittedOutputs:
         return None
 
     # over a grid ----------------------------------------------------------------------------
-    def grid_values(self, feature, xs, ys, share: tuple[float, float]) -> np.ndarray:
-        """``feature`` at the grid points, (ys.size, xs.size); progress runs over ``share``."""
+    def grid_values(self, feature, xs, ys, share: tuple[float, float] | None) -> np.ndarray:
+        """``feature`` at the grid points, (ys.size, xs.size); progress runs over ``share``
+        (None: no progress reported)."""
         if self.margin_features and isinstance(feature, int | np.integer):
             return score_margins(self.grid_scores(xs, ys, share))[:, :, int(feature)]
         exp = self.fast_expansion(feature)
         if exp is not None:
             return exp.evaluate_grid(xs, ys, check_cancel=self.check)[0]
+        fast = self._score_grid(feature, xs, ys)
+        if fast is not None:
+            return fast
         points = _grid_points(xs, ys)
         out = np.empty(points.shape[0])
         for start in range(0, points.shape[0], CHUNK):
             self.check()
             out[start : start + CHUNK] = self.values_at(feature, points[start : start + CHUNK])
-            self._progress(share, start, points.shape[0])
+            if share is not None:
+                self._progress(share, start, points.shape[0])
         return out.reshape(ys.size, xs.size)
+
+    def _score_grid(self, feature, xs, ys) -> np.ndarray | None:
+        """A novelty detector's score (or decision value, the score less ``offset_`` as
+        scikit-learn's outlier detectors define it) from its own grid evaluation; None when it
+        has none."""
+        score_grid = getattr(self.est, "score_grid", None)
+        if feature not in ("score", "decision") or score_grid is None:
+            return None
+        if feature == "decision" and not hasattr(self.est, "offset_"):
+            return None
+        values = np.asarray(score_grid(xs, ys, check_cancel=self.check), dtype=float)
+        return values if feature == "score" else values - self.est.offset_
 
     def grid_scores(self, xs, ys, share: tuple[float, float] | None = None) -> np.ndarray | None:
         """Per-class scores on the grid, (ny, nx, r), whose argmax is ``predict``; else None.

@@ -135,6 +135,7 @@ def _refined_zero_level(fitted, X, decision, xs, ys, values, lines, scale):
         0.0,
         lambda P: fitted.values_at("decision", P),
         scale=scale,
+        evaluate_grid=lambda fx, fy: fitted.grid_values("decision", fx, fy, None),
     )
     if len(refined) != len(pieces) or any(a is not b for a, b in zip(refined, pieces, strict=True)):
         return pack_lines(0.0, refined)

@@ -278,6 +278,8 @@ def _check_data(spec, X: np.ndarray, y, train: np.ndarray):
 def _fit(estimator, spec, X_train, y_train) -> None:
     if spec.supervised:
         estimator.fit(X_train, y_train)
+    elif y_train is not None and getattr(estimator, "learn_class", 0):
+        estimator.fit(X_train, y_train)  # a novelty detector learning one class of them
     else:
         estimator.fit(X_train)
 
@@ -305,6 +307,8 @@ class _Builder:
         self.report = report
         self.timings = timings
         self.warnings: list[str] = []
+        # A novelty detector that learned one class: which, and how much of the others it flags.
+        self.novelty_notes: dict[str, str] = {}
         self.train = ~request.test_mask
         self.classes = np.asarray(
             getattr(
@@ -485,6 +489,22 @@ class _Builder:
 
         if kind in (Kind.CLASSIFIER, Kind.REGRESSOR) and y is None:
             return None, None
+        learned = getattr(self.est, "learned_class_", None)
+        if kind == Kind.NOVELTY and learned is not None and y is not None:
+            # The learned class's points flagged are false alarms; the other classes' should be
+            # flagged, each as a whole.
+            labels = np.asarray(y)
+            own = labels == learned
+            flagged = [
+                f"{_class_name(c).lower()}: {100 * np.mean(predictions[labels == c] == -1):.0f} %"
+                for c in np.unique(labels)
+                if c != learned
+            ]
+            self.novelty_notes = {
+                "learned_class": _class_name(learned),
+                "other_classes_flagged": ", ".join(flagged) or "none",
+            }
+            return rate(train & own), rate(test & own)
         return rate(train), rate(test)
 
     def embedding(self, n_feat: int):
@@ -651,6 +671,7 @@ class _Builder:
         rq = getattr(self.est, "rayleigh_quotient_", None)
         if rq is not None:
             numbers.setdefault("rayleigh_quotient", float(rq))
+        numbers.update(self.novelty_notes)
         numbers["n_train"] = int(self.train.sum())
         numbers["n_test"] = int(self.r.test_mask.sum())
         if n_feat:

@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..figure.axes import tick_label, ticks
+from ..figure.label_place import place_in_view, spots_along
 from ..pipeline import FitResult
 from .overlay import PictureOverlay
 from .style import LIGHT, Theme, class_qcolor, class_symbol, elided_title
@@ -393,8 +394,8 @@ class InputSpaceView(QWidget):
                 if not self._regression
                 else "Click to add (x, y) samples."
             )
-            vr = self.viewbox.viewRect()
-            self.hint.setPos(vr.center())
+            self.hint.setTextWidth(max(self.viewbox.width() - 24.0, 80.0))  # wraps, never cut
+            self.hint.setPos(self.viewbox.viewRect().center())
             self.hint.show()
         else:
             self.hint.hide()
@@ -509,7 +510,7 @@ class InputSpaceView(QWidget):
             self._set_colorbar_ticks(lo, hi)
         self.image.show()
 
-        curves = labels = 0
+        curves, labels, placing = 0, 0, []
         if self._show_contours:
             pen = pg.mkPen(QColor(theme.contour), width=0.9 * self.scale)
             label_color = QColor(theme.foreground)
@@ -540,14 +541,32 @@ class InputSpaceView(QWidget):
                         font.setPointSizeF(font_size)
                         text.setFont(font)
                     text.show()
+                    placing.append((text, line, label))
                     labels += 1
         self._hide_contours(curves, labels)
+        self._place_contour_labels(placing)
         b = grid.boundary
         if b is not None and b.path.shape[0]:
             self.boundary.setData(b.path[:, 0], b.path[:, 1], connect="finite")
             self.boundary.show()
         else:
             _empty(self.boundary)
+
+    def _place_contour_labels(self, placing) -> None:
+        """Move each level's label to a spot on its line clear of the other labels and of the
+        points (label_place.py); hide a label with no such spot."""
+        vb = self.viewbox
+        wanted = []
+        for text, line, _label in placing:
+            box = text.textItem.boundingRect()  # in pixels: a TextItem ignores the zoom
+            wanted.append((spots_along(line.path, line.label_at), box.width(), box.height()))
+        radius = 4.5 * self.scale + 1.0  # the markers are 9 px across at scale 1
+        size = (vb.width(), vb.height())
+        for (text, _, _), at in zip(
+            placing, place_in_view(wanted, self._points, vb.viewRange(), size, radius), strict=True
+        ):
+            text.setVisible(at is not None)
+            text.setPos(*(at or (text.pos().x(), text.pos().y())))
 
     def _fade_picture(self, on: bool) -> None:
         """The fitted picture (image, level sets, boundary, colour bar) faded, the points not:

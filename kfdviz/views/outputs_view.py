@@ -12,9 +12,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, 
 
 from ..pipeline import FitResult, RegressionCurve
 from .overlay import PictureOverlay
-from .style import LIGHT, Theme, class_qcolor, elided_title
+from .style import LIGHT, Theme, class_qcolor, wrapped_title
 
 TITLE_POINTS = 9.0
+# A title too long for one line takes up to this many (a narrow dock at 1280 x 720).
+TITLE_LINES = 3
 
 
 def _percent(value: float | None) -> str:
@@ -81,14 +83,15 @@ class OutputsView(QWidget):
         self._show_title(w)
 
     def _show_title(self, w: pg.PlotWidget) -> None:
-        """The plot's title, cut with an ellipsis where the dock is too narrow for it (pyqtgraph
-        would clip it at the edge); the whole title is the plot's tooltip then."""
+        """The plot's title, on more lines where the dock is too narrow for one, cut with an
+        ellipsis only where TITLE_LINES do not hold it (pyqtgraph would clip it at the edge); the whole
+        title is the plot's tooltip then."""
         text = self._titles[w]
         # The title sits over the view box: the plot less its left axis and the margins.
         room = w.width() - w.getPlotItem().getAxis("left").width() - 24.0
-        shown = elided_title(text, TITLE_POINTS, room)
+        shown = wrapped_title(text, TITLE_POINTS, room, lines=TITLE_LINES)
         w.getPlotItem().setTitle(shown, size=f"{TITLE_POINTS:g}pt", color=self.theme.foreground)
-        w.setToolTip(text if shown != text else "")
+        w.setToolTip(text if shown.replace("<br>", " ") != text else "")
 
     def set_scale(self, scale: float) -> None:
         """Larger axis text and summary (presentation mode) or back (1.0)."""
@@ -261,9 +264,13 @@ class OutputsView(QWidget):
             if r.n_test:
                 parts.append(f"test error {_percent(r.test_error)}")
         elif r.error_name == "outliers":
-            parts.append(f"flagged as novel: training {_percent(r.train_error)}")
+            learned = r.diagnostics.get("learned_class")
+            what = f"{learned.lower()} flagged" if learned else "flagged as novel"
+            parts.append(f"{what}: training {_percent(r.train_error)}")
             if r.n_test:
                 parts.append(f"test {_percent(r.test_error)}")
+            if learned:
+                parts.append(f"should be novel: {r.diagnostics['other_classes_flagged']}")
         elif r.error_name == "RMSE":
             parts.append(f"training RMSE {r.train_error:.4g}" if r.train_error is not None else "")
             if r.n_test and r.test_error is not None:

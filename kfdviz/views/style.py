@@ -33,6 +33,29 @@ def elided_title(text: str, points: float, width_px: float) -> str:
     return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, max(width_px, 40.0))
 
 
+def wrapped_title(text: str, points: float, width_px: float, lines: int = 2) -> str:
+    """``text`` broken at spaces into at most ``lines`` lines (joined by <br>) that each fit
+    ``width_px`` at ``points``; only what does not fit in them is cut with an ellipsis. The
+    text itself when it fits on one line."""
+    font = QFont()
+    font.setPointSizeF(points)
+    metrics = QFontMetricsF(font)
+    width = max(width_px, 40.0)
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    rows: list[str] = []
+    words = text.split(" ")
+    while words and len(rows) < lines - 1:
+        row = words.pop(0)
+        while words and metrics.horizontalAdvance(f"{row} {words[0]}") <= width:
+            row = f"{row} {words.pop(0)}"
+        rows.append(row)
+    rest = " ".join(words)
+    if rest:
+        rows.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
+    return "<br>".join(rows)
+
+
 def _colormap(positions, anchors, name: str) -> pg.ColorMap:
     colors = np.clip(np.rint(np.asarray(anchors, dtype=float)), 0, 255).astype(np.uint8)
     return pg.ColorMap(np.asarray(positions, dtype=float), colors, name=name)
@@ -121,4 +144,5 @@ __all__ = [
     "class_symbol",
     "elided_title",
     "error_style",
+    "wrapped_title",
 ]

@@ -104,6 +104,11 @@ class FitWorker(QObject):
         self._queue.put(replace(request, request_id=rid))
         return rid
 
+    def set_run(self, run) -> None:
+        """Compute the requests taken from now on with ``run`` (``run_fit``'s signature): a
+        stand-in that answers some of them from results computed ahead."""
+        self._run = run
+
     def cancel(self, slot: str | None = None) -> None:
         """Cancel the running or pending fit of ``slot`` (all slots when None)."""
         with self._lock:

@@ -19,12 +19,12 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ..core import fit_cache, incremental, scatter, tangents
+from ..core import fit_cache, incremental, mu_path, scatter, tangents
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.greedy_kfd import greedy_kfd
 from ..core.kfd_programs import solve_kfd_program
-from ..core.rayleigh import solve_rayleigh
+from ..core.rayleigh import RayleighSolution, solve_rayleigh
 from ..core.thresholds import THRESHOLD_NAMES, GaussianOutputModel, fit_threshold
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
 
@@ -469,7 +469,25 @@ class KernelFisherDiscriminant(
             if plain:
                 incremental.remember(kern, X, y_index, terms)
             Kzx, d, N = terms.Kzx, terms.mean_difference, terms.N
-            if self.formulation == "rayleigh":
+            # N, read-only and shared through the fit cache, may have been reduced to
+            # tridiagonal form after an earlier fit (core/mu_path.py): a new mu is then a
+            # tridiagonal solve instead of a Cholesky factorization.
+            self._scatter_N = N
+            fast = (
+                mu_path.closed_form(N, d, self.mu)
+                if self.formulation == "rayleigh" and self.regularizer == "identity"
+                else None
+            )
+            if fast is not None:
+                sol = RayleighSolution(
+                    fast.direction[:, None],
+                    np.array([fast.value]),
+                    f"N + μI, μ = {self.mu:g}",
+                    fast.condition,
+                    N.shape[0],
+                    "closed-form",
+                )
+            elif self.formulation == "rayleigh":
                 sol = solve_rayleigh(
                     None, N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz, rank_one=d
                 )

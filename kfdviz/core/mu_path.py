@@ -1,0 +1,206 @@
+"""The two-class Rayleigh KFD along mu: one tridiagonal reduction of N serves every mu.
+
+At a fixed kernel and data the two-class KFD direction (TPAMI eq. 11) is
+a(mu) = (N + mu I)^-1 d, d the difference of the class means. With the Householder reduction
+N = Q T Q' (LAPACK ``sytrd``: Q orthogonal, T tridiagonal),
+
+    (N + mu I)^-1 d = Q (T + mu I)^-1 Q' d,
+
+so after one reduction (about the work of three Cholesky factorizations of N) each mu costs an
+O(m) tridiagonal solve and two applications of Q (O(m^2)) instead of a Cholesky factorization
+(m^3 / 3) and a condition estimate. T has N's eigenvalues, so the condition number of
+N + mu I, (l_max + mu) / (l_min + mu), comes with them exactly.
+
+:class:`TridiagonalN` is the reduction; the cross-validation over mu uses it per fold
+(:mod:`kfdviz.experiments.kfd_path`). The window uses it between fits: after an exact fit,
+:func:`reduce_in_background` reduces that fit's N in a daemon thread, and a later fit whose N is
+the same array (the fit cache hands out one read-only N per data, labels and kernel:
+:mod:`.fit_cache`) asks :func:`closed_form` for its direction. Only mu whose condition number
+is at most :data:`FAST_CONDITION` take the reduction: that is a hundredth of the bound above
+which :func:`kfdviz.core.rayleigh.solve_rayleigh` leaves its Cholesky route, so there the
+Cholesky solve would take the same closed form, and the two directions agree up to round-off of
+order FAST_CONDITION x unit round-off relative to the direction. Other mu return None and the
+fit solves as before.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import eigvalsh_tridiagonal, lapack
+
+# The Rayleigh engine keeps its Cholesky route up to a condition estimate of 1e10 (a lower
+# bound of the true condition number); a factor 100 below it leaves room for round-off in the
+# eigenvalues, so every mu taken here is one the engine also solves in closed form.
+FAST_CONDITION = 1e8
+# Matrices reduced and kept at once (the reduction holds Q's reflectors: m^2 floats each).
+KEEP = 2
+# Matrices larger than this are not reduced in the background (the reduction's time grows as
+# m^3 and would compete with the fits for the cores for seconds).
+MAX_BACKGROUND = 4000
+
+
+class TridiagonalN:
+    """N = Q T Q' for a symmetric N, and (N + mu I)^-1 b for many mu from it."""
+
+    def __init__(self, N: np.ndarray):
+        N = np.asarray(N, dtype=float)
+        self.m = N.shape[0]
+        packed, self.diag, self.offdiag, self.tau, info = lapack.dsytrd(N, lower=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"dsytrd failed (info={info})")
+        # The reflectors H(i) act on rows i+1.. (uplo "L"): Q is the product of the n-1
+        # reflectors of a QR factorization of the block below the first row (LAPACK dormtr).
+        self._reflectors = np.asfortranarray(packed[1:, :-1])
+        # N's extreme eigenvalues, by bisection on T (LAPACK stebz): O(m) each.
+        self.extreme_eigenvalues = tuple(
+            float(eigvalsh_tridiagonal(self.diag, self.offdiag, select="i", select_range=(i, i))[0])
+            if self.m > 1
+            else float(self.diag[0])
+            for i in (0, self.m - 1)
+        )
+
+    def condition(self, mu: float) -> float:
+        """Condition number of N + mu I (inf where it is not positive definite)."""
+        low, high = (value + mu for value in self.extreme_eigenvalues)
+        return float(high / low) if low > 0 else float("inf")
+
+    def _apply_q(self, B: np.ndarray, trans: str) -> np.ndarray:
+        B = np.array(B, dtype=float, order="F", copy=True)
+        if self.m < 2:
+            return B
+        tail = np.asfortranarray(B[1:])
+        lwork = max(1, 64 * tail.shape[1], 64 * tail.shape[0])
+        out, _, info = lapack.dormqr("L", trans, self._reflectors, self.tau, tail, lwork)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"dormqr failed (info={info})")
+        B[1:] = out
+        return B
+
+    def solve(self, b: np.ndarray, mus: Sequence[float]) -> np.ndarray:
+        """Columns (N + mu I)^-1 b, one per mu; every N + mu I must be positive definite."""
+        c = self._apply_q(np.asarray(b, dtype=float).reshape(-1, 1), "T")
+        Y = np.empty((self.m, len(mus)))
+        for j, mu in enumerate(mus):
+            if self.m == 1:
+                # LAPACK's wrapper takes no empty off-diagonal: the 1 x 1 system directly.
+                pivot = self.diag[0] + mu
+                y, info = c / pivot, 0 if pivot > 0 else 1
+            else:
+                *_, y, info = lapack.dptsv(self.diag + mu, self.offdiag, c)
+            if info != 0:
+                raise np.linalg.LinAlgError(f"T + mu I is not positive definite at mu={mu:g}")
+            Y[:, j] = y[:, 0]
+        return self._apply_q(Y, "N")
+
+
+@dataclass(frozen=True)
+class ClosedForm:
+    """The two-class direction at one mu from a reduction: a'(N + mu I)a = 1, value d'a."""
+
+    direction: np.ndarray
+    value: float
+    condition: float  # of N + mu I, from N's extreme eigenvalues
+
+
+_held: list[tuple[np.ndarray, TridiagonalN]] = []  # (N, its reduction), newest last
+_running: dict[int, threading.Thread] = {}  # id(N) -> the thread reducing it
+_lock = threading.Lock()
+# Counts for tests and benchmarks: reductions made, and directions taken from one.
+stats = {"reductions": 0, "solves": 0}
+
+
+def reduction(N: np.ndarray) -> TridiagonalN | None:
+    """The reduction of this very array ``N`` (identity, not equality), if one is held."""
+    with _lock:
+        for held, reduced in _held:
+            if held is N:
+                return reduced
+    return None
+
+
+def keep(N: np.ndarray, reduced: TridiagonalN) -> None:
+    """Hold ``reduced`` as the reduction of ``N`` (which must not change: a read-only array)."""
+    with _lock:
+        others = [(h, r) for h, r in _held if h is not N]
+        _held[:] = [*others[len(others) - (KEEP - 1) :], (N, reduced)]
+        stats["reductions"] += 1
+
+
+def reduce_in_background(N: np.ndarray) -> threading.Thread | None:
+    """Start reducing the read-only ``N`` in a daemon thread, unless it is held or being reduced
+    already, or too large (:data:`MAX_BACKGROUND`); returns the thread that reduces it."""
+    if N.flags.writeable or N.ndim != 2 or N.shape[0] > MAX_BACKGROUND or N.shape[0] < 2:
+        return None
+    if reduction(N) is not None:
+        return None
+    with _lock:
+        thread = _running.get(id(N))
+        if thread is not None and thread.is_alive():
+            return thread
+
+        def work() -> None:
+            try:
+                reduced = TridiagonalN(N)
+            except (np.linalg.LinAlgError, ValueError):
+                return  # N is not a matrix LAPACK reduces: the fits keep their Cholesky route
+            finally:
+                with _lock:
+                    _running.pop(id(N), None)
+            keep(N, reduced)
+
+        thread = threading.Thread(target=work, name="kfdviz-mu-path", daemon=True)
+        _running[id(N)] = thread
+    thread.start()
+    return thread
+
+
+def wait(timeout: float | None = None) -> None:
+    """Wait for the background reductions running now to end (tests and benchmarks)."""
+    with _lock:
+        threads = list(_running.values())
+    for thread in threads:
+        thread.join(timeout)
+
+
+def forget() -> None:
+    """Drop the held reductions (and reset the counts)."""
+    wait()
+    with _lock:
+        _held.clear()
+        stats["reductions"] = stats["solves"] = 0
+
+
+def closed_form(N: np.ndarray, d: np.ndarray, mu: float) -> ClosedForm | None:
+    """a = (N + mu I)^-1 d scaled to a'(N + mu I)a = 1, from the reduction of ``N`` if one is
+    held and N + mu I is well conditioned (:data:`FAST_CONDITION`); None otherwise."""
+    reduced = reduction(N)
+    if reduced is None or not (np.isfinite(mu) and mu > 0):
+        return None
+    condition = reduced.condition(float(mu))
+    if not condition <= FAST_CONDITION:
+        return None
+    try:
+        a = reduced.solve(d, [float(mu)])[:, 0]
+    except np.linalg.LinAlgError:
+        return None
+    value = float(d @ a)
+    if not (np.isfinite(value) and value > 0):
+        return None
+    stats["solves"] += 1
+    return ClosedForm(a / np.sqrt(value), value, condition)
+
+
+__all__ = [
+    "FAST_CONDITION",
+    "ClosedForm",
+    "TridiagonalN",
+    "closed_form",
+    "forget",
+    "reduce_in_background",
+    "reduction",
+    "wait",
+]

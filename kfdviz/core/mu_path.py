@@ -12,8 +12,10 @@ O(m) tridiagonal solve and two applications of Q (O(m^2)) instead of a Cholesky 
 N + mu I, (l_max + mu) / (l_min + mu), comes with them exactly.
 
 :class:`TridiagonalN` is the reduction; the cross-validation over mu uses it per fold
-(:mod:`kfdviz.experiments.kfd_path`). The window uses it between fits: after an exact fit,
-:func:`reduce_in_background` reduces that fit's N in a daemon thread, and a later fit whose N is
+(:mod:`kfdviz.experiments.kfd_path`). The window uses it between fits: a fit asks
+:func:`closed_form` first; when no reduction of its N is held, the window's pipeline calls
+:func:`reduce_latest_in_background` after the fit's picture is built, which reduces that N in a
+daemon thread, and a later fit whose N is
 the same array (the fit cache hands out one read-only N per data, labels and kernel:
 :mod:`.fit_cache`) asks :func:`closed_form` for its direction. Only mu whose condition number
 is at most :data:`FAST_CONDITION` take the reduction: that is a hundredth of the bound above
@@ -26,6 +28,7 @@ fit solves as before.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -109,6 +112,8 @@ class ClosedForm:
 _held: list[tuple[np.ndarray, TridiagonalN]] = []  # (N, its reduction), newest last
 _running: dict[int, threading.Thread] = {}  # id(N) -> the thread reducing it
 _lock = threading.Lock()
+# The N of the latest closed_form call that found no reduction (weakly: it belongs to the cache).
+_unreduced: list = [None]
 # Counts for tests and benchmarks: reductions made, and directions taken from one.
 stats = {"reductions": 0, "solves": 0}
 
@@ -158,6 +163,14 @@ def reduce_in_background(N: np.ndarray) -> threading.Thread | None:
     return thread
 
 
+def reduce_latest_in_background() -> threading.Thread | None:
+    """:func:`reduce_in_background` for the N of the latest :func:`closed_form` call that found
+    no reduction (the fit just made, when the caller fitted one), if it is still alive."""
+    ref, _unreduced[0] = _unreduced[0], None
+    N = ref() if ref is not None else None
+    return reduce_in_background(N) if N is not None else None
+
+
 def wait(timeout: float | None = None) -> None:
     """Wait for the background reductions running now to end (tests and benchmarks)."""
     with _lock:
@@ -178,7 +191,10 @@ def closed_form(N: np.ndarray, d: np.ndarray, mu: float) -> ClosedForm | None:
     """a = (N + mu I)^-1 d scaled to a'(N + mu I)a = 1, from the reduction of ``N`` if one is
     held and N + mu I is well conditioned (:data:`FAST_CONDITION`); None otherwise."""
     reduced = reduction(N)
-    if reduced is None or not (np.isfinite(mu) and mu > 0):
+    if reduced is None:
+        _unreduced[0] = weakref.ref(N) if not N.flags.writeable else None
+        return None
+    if not (np.isfinite(mu) and mu > 0):
         return None
     condition = reduced.condition(float(mu))
     if not condition <= FAST_CONDITION:
@@ -201,6 +217,7 @@ __all__ = [
     "closed_form",
     "forget",
     "reduce_in_background",
+    "reduce_latest_in_background",
     "reduction",
     "wait",
 ]

@@ -472,7 +472,6 @@ class KernelFisherDiscriminant(
             # N, read-only and shared through the fit cache, may have been reduced to
             # tridiagonal form after an earlier fit (core/mu_path.py): a new mu is then a
             # tridiagonal solve instead of a Cholesky factorization.
-            self._scatter_N = N
             fast = (
                 mu_path.closed_form(N, d, self.mu)
                 if self.formulation == "rayleigh" and self.regularizer == "identity"

@@ -114,11 +114,11 @@ def run_fit(
     notes = fit_advice(params, result)
     all_warnings = tuple(dict.fromkeys([*builder.warnings, *caught, *notes]))
     report(1.0, "Done")
-    scatter = getattr(estimator, "_scatter_N", None)
-    if scatter is not None and not request.draft and kept is None:
-        # The next mu at this width is a tridiagonal solve (core/mu_path.py); reduced now that
-        # the picture is built, beside whatever the fit thread does next.
-        mu_path.reduce_in_background(scatter)
+    if not request.draft and kept is None:
+        # The next mu at this width is a tridiagonal solve (core/mu_path.py): this fit's N
+        # (if it asked for a reduction) is reduced now that the picture is built, beside
+        # whatever the fit thread does next.
+        mu_path.reduce_latest_in_background()
     return replace(
         result, warnings=all_warnings, timings=timings, approximation=request.approximation
     )

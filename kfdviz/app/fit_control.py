@@ -162,6 +162,7 @@ class FitControl(QObject):
         slot's running fit instead of cancelling it (``FitWorker.submit``)."""
         if self.closing or not self.started or self.slide_pending:
             return  # the first fit (of a window or a slide) waits for the layout's size
+        follow = follow or self.live_refit.drafts.follows()  # the exact fit follows a draft
         names = self.pictures.layout_slot_names()
         wanted = [s for s in names if s in self.dirty]
         if not wanted:
@@ -205,7 +206,7 @@ class FitControl(QObject):
 
     def _request(self, slot: SlotState) -> FitRequest:
         data = self.data
-        return FitRequest(
+        request = FitRequest(
             algorithm=slot.algorithm,
             params=slot.params,
             X=data.X(),
@@ -217,6 +218,7 @@ class FitControl(QObject):
             with_svr=self.pictures.with_svr and data.regression,
             draft=self.live_refit.draft(),  # see live_refit.py
         )
+        return self.live_refit.drafts.adapt(request)  # a draft while drafts are made (drafts.py)
 
     def cancel(self) -> None:
         self.debounce.stop()
@@ -252,6 +254,7 @@ class FitControl(QObject):
         if slot.name in self.pictures.layout_slot_names():
             active = slot is self.pictures.active_slot()
             self.workspace.draw(outcome, docks=active and not self.live_refit.hold_docks())
+        self.live_refit.drafts.drawn(outcome)  # the draft badge; the exact fit follows a draft
         self.drawn.emit(outcome)
         if self.is_up_to_date():
             self.all_drawn.emit()
@@ -300,6 +303,8 @@ class FitControl(QObject):
         """Whether a fit runs, or one of ``names`` waits to be fitted."""
         if self.worker.is_busy() or self.debounce.isActive():
             return True
+        if any(self.live_refit.drafts.is_draft(self.pictures.slot(n).result) for n in names):
+            return True  # a draft shows: its exact fit is to come (drafts.py)
         return any(name in self.dirty for name in names)
 
     def is_settled(self) -> bool:

@@ -44,7 +44,7 @@ def draft_request(request: FitRequest) -> FitRequest | None:
     n_train = int((~request.test_mask).sum())
     if n_train < DRAFT_FROM:
         return None
-    params.update(n_centers=DRAFT_CENTERS, random_state=0)
+    params["n_centers"] = DRAFT_CENTERS  # the sample is fixed by run_fit (random_state 0)
     note = (
         f"Draft: the expansion over {DRAFT_CENTERS} of the {n_train} training points "
         "(TPAMI sec. 4); the exact fit replaces it when the input rests."

@@ -119,8 +119,15 @@ def run_fit(
         # (if it asked for a reduction) is reduced now that the picture is built, beside
         # whatever the fit thread does next.
         mu_path.reduce_latest_in_background()
+    diagnostics = result.diagnostics
+    if request.approximation is not None:  # the diagnostics say what a draft approximated
+        diagnostics = {**diagnostics, "draft": request.approximation}
     return replace(
-        result, warnings=all_warnings, timings=timings, approximation=request.approximation
+        result,
+        warnings=all_warnings,
+        timings=timings,
+        diagnostics=diagnostics,
+        approximation=request.approximation,
     )
 
 

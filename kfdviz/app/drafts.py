@@ -1,0 +1,115 @@
+"""Draft pictures while the hand moves, the exact picture when it rests.
+
+Where an exact fit is slow (a KFD over a couple of thousand points takes most of a second on
+two cores), the window would show nothing new while a slider is dragged or a point moved: the
+debounce waits for the input to rest, then fits. :class:`Drafts` draws a *draft* at once
+instead (:func:`kfdviz.pipeline.drafts.draft_request`: the expansion over a few hundred centres,
+whose cost does not grow as n^3) and leaves the debounce to fit the exact problem when the input
+has rested for its interval; the exact picture replaces the draft.
+
+Drafts follow each other in the fit thread (a newer draft waits behind the running one, the
+newest only), and a draft cancels an exact fit still running: the data or parameters it fits
+have changed. A draft on screen is marked: a small "draft" badge on the picture, whose tooltip
+and the status line say what was approximated; the window's export refuses while one shows
+(app/export.py). When a draft is drawn and no exact fit is pending, one is requested, so the
+exact picture always arrives.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QLabel
+
+from ..pipeline import FitRequest
+from ..pipeline.drafts import draft_request
+
+BADGE_TEXT = "draft"
+BADGE_STYLE = (
+    "QLabel { background: rgba(255, 243, 205, 230); color: #5c4400;"
+    " border: 1px solid #c9a227; border-radius: 3px; padding: 1px 5px; font-weight: bold; }"
+)
+
+
+class Drafts(QObject):
+    """The window's drafts (see the module's docstring)."""
+
+    def __init__(self, parent: QObject, *, fit, pictures, workspace, status):
+        super().__init__(parent)
+        self.fit = fit
+        self.pictures = pictures
+        self.workspace = workspace
+        self.status = status
+        self._making = False  # fit_now is submitting drafts
+        self._probing = False  # requests made only to see whether they have drafts
+        self._draft_submitted: dict[str, bool] = {}  # slot -> its latest request was a draft
+        plot = workspace.input_view.plot
+        self.badge = QLabel(BADGE_TEXT, plot)
+        self.badge.setAccessibleName(BADGE_TEXT)
+        self.badge.setStyleSheet(BADGE_STYLE)
+        self.badge.move(8, 6)
+        self.badge.adjustSize()
+        self.badge.hide()
+
+    def request(self) -> bool:
+        """Draw drafts of the layout's pictures now, where each has one; True when submitted.
+        The caller starts the debounce, whose fit is the exact one."""
+        names = self.pictures.layout_slot_names()
+        slots = [self.pictures.slot(name) for name in names]
+        if not slots or self.fit.data.n == 0:
+            return False
+        self._probing = True
+        try:
+            drafted = all(draft_request(self.fit._request(slot)) is not None for slot in slots)
+        finally:
+            self._probing = False
+        if not drafted:
+            return False  # a picture without a draft: the debounce fits them all exactly
+        follow = all(self._draft_submitted.get(name, False) for name in names)
+        self._making = True
+        try:
+            self.fit.fit_now(follow=follow)
+        finally:
+            self._making = False
+        return True
+
+    def follows(self) -> bool:
+        """Whether an exact fit submitted now queues behind the layout's drafts instead of
+        cancelling them: a draft once started is drawn (it takes a fraction of the exact fit's
+        time), and the exact fit starts the moment it returns."""
+        names = self.pictures.layout_slot_names()
+        return not self._making and all(self._draft_submitted.get(n, False) for n in names)
+
+    def adapt(self, request: FitRequest) -> FitRequest:
+        """The request to submit: its draft while drafts are being made, else itself."""
+        if self._probing:
+            return request
+        draft = draft_request(request) if self._making else None
+        self._draft_submitted[request.slot] = draft is not None
+        return draft if draft is not None else request
+
+    def is_draft(self, result) -> bool:
+        return result is not None and getattr(result, "approximation", None) is not None
+
+    def showing(self) -> bool:
+        """Whether a picture of the layout is a draft."""
+        return any(
+            self.is_draft(self.pictures.slot(name).result)
+            for name in self.pictures.layout_slot_names()
+        )
+
+    def drawn(self, result) -> None:
+        """A fit's result is drawn: mark the picture a draft or not; a draft with no exact fit
+        pending asks for one."""
+        draft = self.is_draft(result)
+        if result.slot == "main":
+            self.badge.setVisible(draft)
+            self.badge.setToolTip(result.approximation or "")
+            self.badge.raise_()
+        if not draft:
+            return
+        self.status.show(result.approximation, kind="info")
+        if not (self.fit.debounce.isActive() or self.fit.worker.is_busy()):
+            self.fit.request_fit(slots=[result.slot], now=True)
+
+
+__all__ = ["BADGE_TEXT", "Drafts"]

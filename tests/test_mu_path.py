@@ -143,5 +143,8 @@ def test_a_changed_point_or_parameter_is_a_new_fit():
     run_fit(_request(X2, y, 1e-3))
     run_fit(_request(X, y, 1e-3, width=2.0))
     assert reuse.stats["reused"] == 0
+    # The same request again is a refit (asked for, or timed); another view of it is not.
     run_fit(_request(X, y, 1e-3, width=2.0))
+    assert reuse.stats["reused"] == 0
+    run_fit(_request(X, y, 1e-3, feature="decision", width=2.0))
     assert reuse.stats["reused"] == 1

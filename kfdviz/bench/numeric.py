@@ -16,11 +16,12 @@ from sklearn.decomposition import KernelPCA as SkKernelPCA
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 
 from kfdviz.core.expansion import Expansion
+from kfdviz.core import mu_path
 from kfdviz.core.fit_cache import FIT_CACHE
 from kfdviz.core.kernels import PAIRWISE_CACHE, Kernel
 from kfdviz.core.kfd_programs import solve_kfd_program
 from kfdviz.estimators import KernelFisherDiscriminant, KernelPCA
-from kfdviz.pipeline import FitRequest, GridSpec, run_fit
+from kfdviz.pipeline import FitRequest, GridSpec, reuse, run_fit
 
 from .registry import Case, Check, Target, scenario
 
@@ -57,6 +58,8 @@ def _grid_axes(X: np.ndarray, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]
 def _clear_caches() -> None:
     FIT_CACHE.clear()
     PAIRWISE_CACHE.clear()
+    mu_path.forget()
+    reuse.forget()
 
 
 def _relative_difference(candidate: np.ndarray, baseline: np.ndarray) -> float:

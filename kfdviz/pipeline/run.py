@@ -89,7 +89,8 @@ def run_fit(
         request.approximation is not None,
         *reuse.key(spec.key, spec.full_params(params), X, y, test),
     )
-    kept = reuse.fitted(fit_key)
+    view = reuse.view_key(request)
+    kept = reuse.fitted(fit_key, view)
     if kept is not None:
         estimator, fit_warnings = kept
     else:
@@ -98,7 +99,7 @@ def run_fit(
             request, spec, params, estimator, X[train], y_train, check, cancel
         )
         timings["fit"] = perf_counter() - t0
-        reuse.keep(fit_key, estimator, fit_warnings)
+        reuse.keep(fit_key, view, estimator, fit_warnings)
     caught: list[str] = list(fit_warnings)
     check()
     report(0.45, "Evaluating")

@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QLabel
 
 from ..pipeline import FitRequest
-from ..pipeline.drafts import draft_request
+from ..pipeline.drafts import draft_request, exact_is_quick
 
 BADGE_TEXT = "draft"
 BADGE_STYLE = (
@@ -41,6 +41,7 @@ class Drafts(QObject):
         self.status = status
         self._making = False  # fit_now is submitting drafts
         self._probing = False  # requests made only to see whether they have drafts
+        self.enabled = True  # drafts are drawn (the bench turns them off for its baselines)
         self._draft_submitted: dict[str, bool] = {}  # slot -> its latest request was a draft
         plot = workspace.input_view.plot
         self.badge = QLabel(BADGE_TEXT, plot)
@@ -50,19 +51,29 @@ class Drafts(QObject):
         self.badge.adjustSize()
         self.badge.hide()
 
+    def _requests(self) -> list[FitRequest]:
+        """The layout's requests as they would be submitted now (not submitted)."""
+        self._probing = True
+        try:
+            names = self.pictures.layout_slot_names()
+            return [self.fit._request(self.pictures.slot(name)) for name in names]
+        finally:
+            self._probing = False
+
+    def exact_is_quick(self) -> bool:
+        """Whether every picture's exact fit is a step along mu on a reduced N (O(n^2)): fitted
+        at once, without a draft or the debounce."""
+        if not self.enabled or self.fit.data.n == 0:
+            return False
+        return all(exact_is_quick(r) for r in self._requests())
+
     def request(self) -> bool:
         """Draw drafts of the layout's pictures now, where each has one; True when submitted.
         The caller starts the debounce, whose fit is the exact one."""
         names = self.pictures.layout_slot_names()
-        slots = [self.pictures.slot(name) for name in names]
-        if not slots or self.fit.data.n == 0:
+        if not self.enabled or not names or self.fit.data.n == 0:
             return False
-        self._probing = True
-        try:
-            drafted = all(draft_request(self.fit._request(slot)) is not None for slot in slots)
-        finally:
-            self._probing = False
-        if not drafted:
+        if not all(draft_request(r) is not None for r in self._requests()):
             return False  # a picture without a draft: the debounce fits them all exactly
         follow = all(self._draft_submitted.get(name, False) for name in names)
         self._making = True

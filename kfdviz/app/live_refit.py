@@ -157,7 +157,7 @@ class LiveRefit(QObject):
     def request(self) -> bool:
         """Take a live fit request: True when taken (fitted now, or right after the running fit),
         False to leave it to the debounce."""
-        if not self.quick():
+        if not self.quick() and not self.drafts.exact_is_quick():
             # A draft now (where the pictures have one); the debounce fits them exactly.
             self.drafts.request()
             return False

@@ -435,6 +435,7 @@ def _drag(quick: bool) -> Case:
 # -- repainting many points -----------------------------------------------------------------------
 @scenario(
     "gui-redraw-20k",
+    quick_name="gui-redraw-2000",
     title="repaint of the input view with 20 000 points, level sets and image",
     target=Target.absolute(0.050),
     group="gui",

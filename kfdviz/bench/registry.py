@@ -27,6 +27,7 @@ SCENARIO_MODULES: tuple[str, ...] = (
     "kfdviz.bench.cancel",
     "kfdviz.bench.reproduce_scenarios",
     "kfdviz.bench.gui_scenarios",
+    "kfdviz.bench.live_scenarios",
 )
 
 
@@ -152,6 +153,12 @@ class Scenario:
     # Keep the app's own BLAS thread policy (kfdviz.pipeline.run.blas_threads) instead of the
     # run's thread count: a limit set in the main thread overrides the fit thread's own.
     app_threads: bool = False
+    # The name under --quick where the quick run's sizes differ from those the name states
+    # ("kfd-fit-2000" runs n = 300 quick: "kfd-fit-300"); "" keeps the name.
+    quick_name: str = ""
+
+    def name_for(self, quick: bool) -> str:
+        return (self.quick_name or self.name) if quick else self.name
 
 
 # Scenarios in registration order.
@@ -167,6 +174,7 @@ def scenario(
     group: str = "",
     measure_memory: bool = False,
     app_threads: bool = False,
+    quick_name: str = "",
 ) -> Callable[[SetupFunction], SetupFunction]:
     """Register ``setup(quick) -> Case`` as the scenario ``name``."""
 
@@ -174,7 +182,7 @@ def scenario(
         if name in SCENARIOS:
             raise ValueError(f"benchmark scenario {name!r} is registered twice")
         SCENARIOS[name] = Scenario(
-            name, title, setup, baseline, target, group, measure_memory, app_threads
+            name, title, setup, baseline, target, group, measure_memory, app_threads, quick_name
         )
         return setup
 

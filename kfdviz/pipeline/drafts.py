@@ -19,6 +19,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
+from ..core import fit_cache, mu_path
+from ..core.kernels import Kernel
 from .request import FitRequest
 
 # Centres of a draft's expansion (TPAMI sec. 4: a few hundred suffice for a picture).
@@ -30,6 +34,41 @@ DRAFT_FROM = 700
 _SUBSET_ALGORITHMS = frozenset({"kfd"})
 # Their formulations that the subset expansion approximates (the Rayleigh solve).
 _FORMULATIONS = frozenset({"rayleigh", "eigen"})
+
+
+def exact_is_quick(request: FitRequest) -> bool:
+    """Whether the exact fit of ``request`` is a step along mu (core/mu_path.py): its terms
+    are cached and their N reduced, and N + mu I is well conditioned. No draft is needed then:
+    the exact fit costs O(n^2)."""
+    params = request.params
+    if request.algorithm != "kfd" or params.get("n_centers") is not None:
+        return False
+    if params.get("regularizer", "identity") != "identity" or params.get("tangent_weight"):
+        return False
+    if params.get("formulation", "rayleigh") != "rayleigh":
+        return False
+    train = ~request.test_mask
+    if request.y is None:
+        return False
+    classes, y_index = np.unique(request.y[train], return_inverse=True)
+    if classes.size != 2:
+        return False
+    try:
+        kern = Kernel(
+            params.get("kernel", "rbf"),
+            float(params.get("width", 1.0)),
+            int(params.get("degree", 3)),
+            float(params.get("coef0", 1.0)),
+        )
+        mu = float(params.get("mu", 1e-3))
+    except (TypeError, ValueError):
+        return False
+    X = np.ascontiguousarray(request.X[train])
+    terms = fit_cache.cached_two_class_terms(kern, X, y_index)
+    if terms is None:
+        return False
+    reduced = mu_path.reduction(terms.N)
+    return reduced is not None and reduced.condition(mu) <= mu_path.FAST_CONDITION
 
 
 def draft_request(request: FitRequest) -> FitRequest | None:
@@ -52,4 +91,4 @@ def draft_request(request: FitRequest) -> FitRequest | None:
     return replace(request, params=params, draft=True, approximation=note)
 
 
-__all__ = ["DRAFT_CENTERS", "DRAFT_FROM", "draft_request"]
+__all__ = ["DRAFT_CENTERS", "DRAFT_FROM", "draft_request", "exact_is_quick"]

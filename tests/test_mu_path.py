@@ -53,10 +53,11 @@ def test_closed_form_needs_the_reduction_of_that_very_matrix():
     assert mu_path.closed_form(N, d, 1e-2) is not None
 
 
+@pytest.mark.parametrize("reduction", [mu_path.TridiagonalN, mu_path.SpectralN])
 @pytest.mark.parametrize("mu", [1e-3, 3e-2, 1.0, 50.0])
-def test_closed_form_equals_the_cholesky_solve(mu):
+def test_closed_form_equals_the_cholesky_solve(mu, reduction):
     N, d = _terms()
-    mu_path.keep(N, mu_path.TridiagonalN(N))
+    mu_path.keep(N, reduction(N))
     fast = mu_path.closed_form(N, d, mu)
     if fast is None:  # too ill-conditioned for the path: the Cholesky route solves it
         assert mu_path.reduction(N).condition(mu) > mu_path.FAST_CONDITION

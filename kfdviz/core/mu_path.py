@@ -1,4 +1,4 @@
-"""The two-class Rayleigh KFD along mu: one tridiagonal reduction of N serves every mu.
+"""The two-class Rayleigh KFD along mu: one reduction of N serves every mu.
 
 At a fixed kernel and data the two-class KFD direction (TPAMI eq. 11) is
 a(mu) = (N + mu I)^-1 d, d the difference of the class means. With the Householder reduction
@@ -11,13 +11,15 @@ O(m) tridiagonal solve and two applications of Q (O(m^2)) instead of a Cholesky 
 (m^3 / 3) and a condition estimate. T has N's eigenvalues, so the condition number of
 N + mu I, (l_max + mu) / (l_min + mu), comes with them exactly.
 
-:class:`TridiagonalN` is the reduction; the cross-validation over mu uses it per fold
-(:mod:`kfdviz.experiments.kfd_path`). The window uses it between fits: a fit asks
-:func:`closed_form` first; when no reduction of its N is held, the window's pipeline calls
-:func:`reduce_latest_in_background` after the fit's picture is built, which reduces that N in a
-daemon thread, and a later fit whose N is
-the same array (the fit cache hands out one read-only N per data, labels and kernel:
-:mod:`.fit_cache`) asks :func:`closed_form` for its direction. Only mu whose condition number
+:class:`TridiagonalN` is that reduction; the cross-validation over mu uses it per fold
+(:mod:`kfdviz.experiments.kfd_path`). The window uses the eigendecomposition N = V diag(l) V'
+instead (:class:`SpectralN`), the same O(m^2) per mu: it decomposes N in a daemon thread
+between fits, and numpy's LAPACK call releases the GIL where scipy's ``sytrd`` wrapper does not
+(the window would freeze for the reduction's seconds). A fit asks :func:`closed_form` first;
+when no reduction of its N is held, the window's pipeline calls
+:func:`reduce_latest_in_background` after the fit's picture is built, and a later fit whose N
+is the same array (the fit cache hands out one read-only N per data, labels and kernel:
+:mod:`.fit_cache`) gets its direction from the decomposition. Only mu whose condition number
 is at most :data:`FAST_CONDITION` take the reduction: that is a hundredth of the bound above
 which :func:`kfdviz.core.rayleigh.solve_rayleigh` leaves its Cholesky route, so there the
 Cholesky solve would take the same closed form, and the two directions agree up to round-off of
@@ -100,6 +102,36 @@ class TridiagonalN:
         return self._apply_q(Y, "N")
 
 
+class SpectralN:
+    """N = V diag(l) V' for a symmetric N (numpy's ``eigh``), and (N + mu I)^-1 b from it.
+
+    The window's reduction between fits (:func:`reduce_in_background`): numpy's LAPACK calls
+    release the GIL, so the window's thread and the fit thread run on while N is decomposed in
+    another thread; scipy's ``sytrd`` wrapper (:class:`TridiagonalN`) holds the GIL for the whole
+    reduction, which would freeze the window for as long. The decomposition costs a few times
+    the tridiagonal reduction alone; each mu then costs two products with V (O(m^2)).
+    """
+
+    def __init__(self, N: np.ndarray):
+        values, self.vectors = np.linalg.eigh(np.asarray(N, dtype=float))
+        self.values = values
+        self.m = values.size
+        self.extreme_eigenvalues = (float(values[0]), float(values[-1]))
+
+    def condition(self, mu: float) -> float:
+        """Condition number of N + mu I (inf where it is not positive definite)."""
+        low, high = (value + mu for value in self.extreme_eigenvalues)
+        return float(high / low) if low > 0 else float("inf")
+
+    def solve(self, b: np.ndarray, mus: Sequence[float]) -> np.ndarray:
+        """Columns (N + mu I)^-1 b, one per mu; every N + mu I must be positive definite."""
+        c = self.vectors.T @ np.asarray(b, dtype=float).ravel()
+        shifted = self.values[:, None] + np.asarray(mus, dtype=float)[None, :]
+        if not np.all(shifted > 0):
+            raise np.linalg.LinAlgError("N + mu I is not positive definite")
+        return self.vectors @ (c[:, None] / shifted)
+
+
 @dataclass(frozen=True)
 class ClosedForm:
     """The two-class direction at one mu from a reduction: a'(N + mu I)a = 1, value d'a."""
@@ -109,7 +141,7 @@ class ClosedForm:
     condition: float  # of N + mu I, from N's extreme eigenvalues
 
 
-_held: list[tuple[np.ndarray, TridiagonalN]] = []  # (N, its reduction), newest last
+_held: list[tuple[np.ndarray, TridiagonalN | SpectralN]] = []  # (N, its reduction), newest last
 _running: dict[int, threading.Thread] = {}  # id(N) -> the thread reducing it
 _lock = threading.Lock()
 # The N of the latest closed_form call that found no reduction (weakly: it belongs to the cache).
@@ -118,7 +150,7 @@ _unreduced: list = [None]
 stats = {"reductions": 0, "solves": 0}
 
 
-def reduction(N: np.ndarray) -> TridiagonalN | None:
+def reduction(N: np.ndarray) -> TridiagonalN | SpectralN | None:
     """The reduction of this very array ``N`` (identity, not equality), if one is held."""
     with _lock:
         for held, reduced in _held:
@@ -127,7 +159,7 @@ def reduction(N: np.ndarray) -> TridiagonalN | None:
     return None
 
 
-def keep(N: np.ndarray, reduced: TridiagonalN) -> None:
+def keep(N: np.ndarray, reduced: TridiagonalN | SpectralN) -> None:
     """Hold ``reduced`` as the reduction of ``N`` (which must not change: a read-only array)."""
     with _lock:
         others = [(h, r) for h, r in _held if h is not N]
@@ -149,7 +181,7 @@ def reduce_in_background(N: np.ndarray) -> threading.Thread | None:
 
         def work() -> None:
             try:
-                reduced = TridiagonalN(N)
+                reduced = SpectralN(N)
             except (np.linalg.LinAlgError, ValueError):
                 return  # N is not a matrix LAPACK reduces: the fits keep their Cholesky route
             finally:
@@ -213,6 +245,7 @@ def closed_form(N: np.ndarray, d: np.ndarray, mu: float) -> ClosedForm | None:
 __all__ = [
     "FAST_CONDITION",
     "ClosedForm",
+    "SpectralN",
     "TridiagonalN",
     "closed_form",
     "forget",

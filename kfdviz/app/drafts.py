@@ -24,6 +24,10 @@ from ..pipeline import FitRequest
 from ..pipeline.drafts import draft_request, exact_is_quick
 
 BADGE_TEXT = "draft"
+# Exact fits slower than this are drawn from a draft first while the hand moves, even where
+# they are quick enough to follow each other without the debounce (live_refit.py): two to
+# three exact pictures a second do not follow a hand.
+DRAFT_ABOVE_SECONDS = 0.1
 BADGE_STYLE = (
     "QLabel { background: rgba(255, 243, 205, 230); color: #5c4400;"
     " border: 1px solid #c9a227; border-radius: 3px; padding: 1px 5px; font-weight: bold; }"
@@ -42,6 +46,7 @@ class Drafts(QObject):
         self._making = False  # fit_now is submitting drafts
         self._probing = False  # requests made only to see whether they have drafts
         self.enabled = True  # drafts are drawn (the bench turns them off for its baselines)
+        self._exact_seconds: dict[str, float] = {}  # slot -> its last exact fit's time
         self._draft_submitted: dict[str, bool] = {}  # slot -> its latest request was a draft
         plot = workspace.input_view.plot
         self.badge = QLabel(BADGE_TEXT, plot)
@@ -98,6 +103,15 @@ class Drafts(QObject):
         self._draft_submitted[request.slot] = draft is not None
         return draft if draft is not None else request
 
+    def worth_it(self) -> bool:
+        """Whether the layout's last exact fits took longer than :data:`DRAFT_ABOVE_SECONDS`
+        each: a draft (a fraction of that) then follows the hand where the exact fits, quick
+        as they may be for a debounce, would not."""
+        names = self.pictures.layout_slot_names()
+        return bool(names) and all(
+            self._exact_seconds.get(n, 0.0) > DRAFT_ABOVE_SECONDS for n in names
+        )
+
     def is_draft(self, result) -> bool:
         return result is not None and getattr(result, "approximation", None) is not None
 
@@ -112,6 +126,8 @@ class Drafts(QObject):
         """A fit's result is drawn: mark the picture a draft or not; a draft with no exact fit
         pending asks for one."""
         draft = self.is_draft(result)
+        if not draft:
+            self._exact_seconds[result.slot] = float(result.timings.get("total", 0.0))
         if result.slot == "main":
             self.badge.setVisible(draft)
             self.badge.setToolTip(result.approximation or "")

@@ -157,10 +157,14 @@ class LiveRefit(QObject):
     def request(self) -> bool:
         """Take a live fit request: True when taken (fitted now, or right after the running fit),
         False to leave it to the debounce."""
-        if not self.quick() and not self.drafts.exact_is_quick():
-            # A draft now (where the pictures have one); the debounce fits them exactly.
-            self.drafts.request()
-            return False
+        if not self.drafts.exact_is_quick():
+            slow = not self.quick()
+            # A draft now where the pictures have one and it is worth it (drafts.py); the
+            # debounce fits them exactly.
+            if (slow or self.drafts.worth_it()) and self.drafts.request():
+                return False
+            if slow:
+                return False
         self.fit.debounce.stop()
         # Queued behind the running fit (which is not cancelled and is drawn): the fit thread
         # starts it as soon as that one returns, without waiting for this thread to see the

@@ -86,18 +86,16 @@ def _step(win, widget, step: int, wanted_key: str, *, drafts: bool):
     finally:
         w.fit_drawn.disconnect(on_drawn)
         w.fit.live_refit.drafts.enabled = True
-    return first - t0, exact - t0, win.result, wanted
+    result = win.result
+    # What the step left on screen, judged now (the check runs after later steps).
+    wrong = int(result.approximation is not None or result.params.get(wanted_key) != wanted)
+    wrong += int(result.n_expansion_total != w.data.n or win.views_showing(result) != 3)
+    return first - t0, exact - t0, wrong, wanted
 
 
-def _check_exact(win, key: str, n: int):
+def _check_exact():
     def check(measured, _baseline):
-        _, _, result, wanted = measured.value
-        wrong = 0
-        if result.approximation is not None or result.params.get(key) != wanted:
-            wrong += 1
-        if result.n_expansion_total != n or win.views_showing(result) != 3:
-            wrong += 1
-        return Check.at_most("exact pictures missing after the step", wrong, 0)
+        return Check.at_most("exact pictures missing after the step", measured.value[2], 0)
 
     return check
 
@@ -120,15 +118,15 @@ def _slider(quick: bool) -> Case:
 
     def step(drafts: bool):
         turn[0] += 1
-        first, exact, result, wanted = _step(
+        first, exact, wrong, wanted = _step(
             win, width, 40 if turn[0] % 2 else -40, "width", drafts=drafts
         )
-        return Measured(first if drafts else exact, (first, exact, result, wanted))
+        return Measured(first if drafts else exact, (first, exact, wrong, wanted))
 
     return Case(
         lambda: step(True),
         lambda: step(False),
-        check=_check_exact(win, "width", n),
+        check=_check_exact(),
         prepare_candidate=_forget_fits,
         prepare_baseline=_forget_fits,
         teardown=close_windows,
@@ -156,10 +154,10 @@ def _mu(quick: bool) -> Case:
 
     def step(drafts: bool):
         turn[0] += 1
-        first, exact, result, wanted = _step(
+        first, exact, wrong, wanted = _step(
             win, mu, 25 if turn[0] % 2 else -25, "mu", drafts=drafts
         )
-        return Measured(exact, (first, exact, result, wanted))
+        return Measured(exact, (first, exact, wrong, wanted))
 
     def reduced():
         mu_path.wait()  # the reduction of the current N, started after the previous fit
@@ -170,7 +168,7 @@ def _mu(quick: bool) -> Case:
         reuse.forget()
 
     def check(measured, baseline):
-        outcome = _check_exact(win, "mu", n)(measured, baseline)
+        outcome = _check_exact()(measured, baseline)
         if not outcome.passed:
             return outcome
         return Check.at_least("mu steps solved on the reduction", mu_path.stats["solves"], 1)

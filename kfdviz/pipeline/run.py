@@ -16,6 +16,7 @@ from time import perf_counter
 import numpy as np
 
 from ..core import mu_path, stoppable
+from ..core.fit_cache import FIT_CACHE, kernel_key
 from ..core.kernels import Kernel
 from ..core.tangents import tangent_directions
 from ..estimators import registry
@@ -710,10 +711,18 @@ class _Builder:
             int(p.get("degree", 3)),
             float(p.get("coef0", 1.0)),
         )
-        Xt = self.r.X[self.train]
-        K = kern(Xt, Xt)
-        values = np.linalg.eigvalsh(0.5 * (K + K.T))[::-1]
-        return np.maximum(values, 0.0)
+        Xt = np.ascontiguousarray(self.r.X[self.train])
+
+        def spectrum() -> np.ndarray:
+            K = kern(Xt, Xt)
+            values = np.maximum(np.linalg.eigvalsh(0.5 * (K + K.T))[::-1], 0.0)
+            values.setflags(write=False)
+            return values
+
+        # The same for every fit on these points with this kernel (a mu step, another
+        # algorithm): computed once (O(n^3)), kept in the fit cache.
+        key = ("kernel spectrum", kernel_key(kern), Xt.shape, Xt.tobytes())
+        return FIT_CACHE.get_or_compute(key, spectrum)
 
     def plain_warnings(self, numbers: dict) -> None:
         cond = numbers.get("condition")

@@ -10,7 +10,8 @@ has rested for its interval; the exact picture replaces the draft.
 Drafts follow each other in the fit thread (a newer draft waits behind the running one, the
 newest only), and a draft cancels an exact fit still running: the data or parameters it fits
 have changed. A draft on screen is marked: a small "draft" badge on the picture, whose tooltip
-and the status line say what was approximated; the window's export refuses while one shows
+and the status line say what was approximated (and no busy card covers a picture that follows
+the hand); the window's export refuses while one shows
 (app/export.py). When a draft is drawn and no exact fit is pending, one is requested, so the
 exact picture always arrives.
 """
@@ -55,6 +56,8 @@ class Drafts(QObject):
         self.badge.move(8, 6)
         self.badge.adjustSize()
         self.badge.hide()
+        # The picture follows the hand: no busy card over it while drafts are made or shown.
+        fit.marks.quiet = self.drafting
 
     def _requests(self) -> list[FitRequest]:
         """The layout's requests as they would be submitted now (not submitted)."""
@@ -114,6 +117,11 @@ class Drafts(QObject):
 
     def is_draft(self, result) -> bool:
         return result is not None and getattr(result, "approximation", None) is not None
+
+    def drafting(self) -> bool:
+        """Whether the active picture's latest request was a draft, or a draft is shown."""
+        active = self.pictures.active_slot()
+        return self._draft_submitted.get(active.name, False) or self.is_draft(active.result)
 
     def showing(self) -> bool:
         """Whether a picture of the layout is a draft."""

@@ -86,7 +86,8 @@ def draft_request(request: FitRequest) -> FitRequest | None:
     params["n_centers"] = DRAFT_CENTERS  # the sample is fixed by run_fit (random_state 0)
     note = (
         f"Draft: the expansion over {DRAFT_CENTERS} of the {n_train} training points "
-        "(TPAMI sec. 4); the exact fit replaces it when the input rests."
+        "(TPAMI sec. 4), its boundary not refined below the grid; the exact fit replaces it "
+        "when the input rests."
     )
     return replace(request, params=params, draft=True, approximation=note)
 

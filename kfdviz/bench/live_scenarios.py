@@ -4,12 +4,12 @@ An exact KFD refit over n = 2000 points costs O(n^3) (N = K D K' and its factori
 a second on two cores. These scenarios drive the real window (as :mod:`.gui_scenarios` does) and
 time what the user sees, each against the same window's exact refit in the same run:
 
-- ``gui-slider-2000``: a width slider step, to the first picture of the new width (a draft,
+- ``live-slider-2000``: a width slider step, to the first picture of the new width (a draft,
   app/drafts.py); baseline: the same step with drafts off, to the exact picture.
-- ``gui-mu-2000``: a mu slider step, to the exact picture, with the N of the width reduced to
+- ``live-mu-2000``: a mu slider step, to the exact picture, with the N of the width reduced to
   tridiagonal form after the previous fit (core/mu_path.py); baseline: the step with the
   reduction forgotten (a Cholesky factorization of N, as before).
-- ``gui-drag-1000`` and ``gui-drag-2000``: a point dragged, the drag's duration per new picture
+- ``live-drag-1000`` and ``live-drag-2000``: a point dragged, the drag's duration per new picture
   painted (drafts); baseline: one exact refit of a moved point, from the edit to its picture.
 
 Each candidate also waits for the exact picture that replaces its draft, and the check holds
@@ -101,8 +101,8 @@ def _check_exact():
 
 
 @scenario(
-    "gui-slider-2000",
-    quick_name=f"gui-slider-{QUICK_N}",
+    "live-slider-2000",
+    quick_name=f"live-slider-{QUICK_N}",
     title="width slider step -> first picture of the new width (a draft), KFD n = 2000",
     baseline="the same step with drafts off: the exact refit's picture",
     target=Target.absolute(0.150),
@@ -137,8 +137,8 @@ def _slider(quick: bool) -> Case:
 
 
 @scenario(
-    "gui-mu-2000",
-    quick_name=f"gui-mu-{QUICK_N}",
+    "live-mu-2000",
+    quick_name=f"live-mu-{QUICK_N}",
     title="mu slider step -> the exact picture, N reduced once per width, KFD n = 2000",
     baseline="the same step with no reduction held: a Cholesky factorization of N",
     target=Target.absolute(0.050),
@@ -189,7 +189,7 @@ def _mu(quick: bool) -> Case:
 
 def _drag_case(n_full: int, n_quick: int, quick: bool) -> Case:
     n, resolution = _sizes(quick, n_full, n_quick)
-    seconds = 0.8 if quick else 2.0
+    seconds = 1.2 if quick else 2.0
     X, y = two_class_data(n, seed=7)
     win = _open_window(X, y, _kfd_params(), resolution=resolution)
     w = win.w
@@ -243,8 +243,8 @@ def _drag_case(n_full: int, n_quick: int, quick: bool) -> Case:
 
 for _n, _n_quick, _target in ((1000, QUICK_N, 1.0 / 30.0), (2000, QUICK_N + 100, 1.0 / 15.0)):
     scenario(
-        f"gui-drag-{_n}",
-        quick_name=f"gui-drag-{_n_quick}",
+        f"live-drag-{_n}",
+        quick_name=f"live-drag-{_n_quick}",
         title=f"drag a training point: time per picture drawn (drafts), KFD n = {_n}",
         baseline="one exact refit of a moved point, edit to picture",
         target=Target.absolute(_target),

@@ -7,8 +7,8 @@ ran, timed both sides, and that every correctness check (candidate vs baseline) 
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 

@@ -14,7 +14,8 @@ N + mu I, (l_max + mu) / (l_min + mu), comes with them exactly.
 :class:`TridiagonalN` is that reduction; the cross-validation over mu uses it per fold
 (:mod:`kfdviz.experiments.kfd_path`). The window uses the eigendecomposition N = V diag(l) V'
 instead (:class:`SpectralN`), the same O(m^2) per mu: it decomposes N in a daemon thread
-between fits, and numpy's LAPACK call releases the GIL where scipy's ``sytrd`` wrapper does not
+between fits (once no fit has run for :data:`IDLE_SECONDS`, and only the latest N asked for:
+a slider's intermediate widths are not decomposed), and numpy's LAPACK call releases the GIL where scipy's ``sytrd`` wrapper does not
 (the window would freeze for the reduction's seconds). A fit asks :func:`closed_form` first;
 when no reduction of its N is held, the window's pipeline calls
 :func:`reduce_latest_in_background` after the fit's picture is built, and a later fit whose N
@@ -32,6 +33,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +48,8 @@ KEEP = 2
 # Matrices larger than this are not reduced in the background (the reduction's time grows as
 # m^3 and would compete with the fits for the cores for seconds).
 MAX_BACKGROUND = 4000
+# The background reduction starts once no fit has run for this long (the input rests).
+IDLE_SECONDS = 0.3
 
 
 class TridiagonalN:
@@ -142,10 +146,13 @@ class ClosedForm:
 
 
 _held: list[tuple[np.ndarray, TridiagonalN | SpectralN]] = []  # (N, its reduction), newest last
-_running: dict[int, threading.Thread] = {}  # id(N) -> the thread reducing it
 _lock = threading.Lock()
+_wake = threading.Condition(_lock)
 # The N of the latest closed_form call that found no reduction (weakly: it belongs to the cache).
 _unreduced: list = [None]
+# The background worker's state: the N it is to reduce next (weakly), whether it is reducing,
+# how many fits run now (it waits for none), and the worker thread itself.
+_state: dict = {"next": None, "busy": False, "fits": 0, "thread": None}
 # Counts for tests and benchmarks: reductions made, and directions taken from one.
 stats = {"reductions": 0, "solves": 0}
 
@@ -167,54 +174,84 @@ def keep(N: np.ndarray, reduced: TridiagonalN | SpectralN) -> None:
         stats["reductions"] += 1
 
 
-def reduce_in_background(N: np.ndarray) -> threading.Thread | None:
-    """Start reducing the read-only ``N`` in a daemon thread, unless it is held or being reduced
-    already, or too large (:data:`MAX_BACKGROUND`); returns the thread that reduces it."""
-    if N.flags.writeable or N.ndim != 2 or N.shape[0] > MAX_BACKGROUND or N.shape[0] < 2:
-        return None
-    if reduction(N) is not None:
-        return None
+@contextmanager
+def fitting():
+    """Marks a fit running: the background reduction starts only while none runs (it would
+    compete with the fit for the cores and delay its picture)."""
     with _lock:
-        thread = _running.get(id(N))
-        if thread is not None and thread.is_alive():
-            return thread
-
-        def work() -> None:
-            try:
-                reduced = SpectralN(N)
-            except (np.linalg.LinAlgError, ValueError):
-                return  # N is not a matrix LAPACK reduces: the fits keep their Cholesky route
-            finally:
-                with _lock:
-                    _running.pop(id(N), None)
-            keep(N, reduced)
-
-        thread = threading.Thread(target=work, name="kfdviz-mu-path", daemon=True)
-        _running[id(N)] = thread
-    thread.start()
-    return thread
+        _state["fits"] += 1
+    try:
+        yield
+    finally:
+        with _wake:
+            _state["fits"] -= 1
+            _wake.notify_all()
 
 
-def reduce_latest_in_background() -> threading.Thread | None:
+def _worker() -> None:
+    while True:
+        with _wake:
+            # The latest N asked for, once no fit runs and none has started for a moment.
+            while True:
+                while _state["next"] is None or _state["fits"] > 0:
+                    _wake.wait()
+                ref = _state["next"]
+                _wake.wait(IDLE_SECONDS)
+                if _state["next"] is ref and _state["fits"] == 0:
+                    break
+            _state["next"] = None
+            N = ref()
+            _state["busy"] = N is not None
+        if N is None:
+            continue
+        try:
+            if reduction(N) is None:
+                keep(N, SpectralN(N))
+        except (np.linalg.LinAlgError, ValueError):
+            pass  # N is not a matrix LAPACK decomposes: the fits keep their Cholesky route
+        finally:
+            with _wake:
+                _state["busy"] = False
+                _wake.notify_all()
+
+
+def reduce_in_background(N: np.ndarray) -> bool:
+    """Reduce the read-only ``N`` in the background once no fit has run for
+    :data:`IDLE_SECONDS` (a newer N asked for before replaces it: only the latest is reduced),
+    unless it is held already or too large (:data:`MAX_BACKGROUND`); True when scheduled."""
+    if N.flags.writeable or N.ndim != 2 or N.shape[0] > MAX_BACKGROUND or N.shape[0] < 2:
+        return False
+    if reduction(N) is not None:
+        return False
+    with _wake:
+        _state["next"] = weakref.ref(N)
+        if _state["thread"] is None or not _state["thread"].is_alive():
+            _state["thread"] = threading.Thread(target=_worker, name="kfdviz-mu-path", daemon=True)
+            _state["thread"].start()
+        _wake.notify_all()
+    return True
+
+
+def reduce_latest_in_background() -> bool:
     """:func:`reduce_in_background` for the N of the latest :func:`closed_form` call that found
     no reduction (the fit just made, when the caller fitted one), if it is still alive."""
     ref, _unreduced[0] = _unreduced[0], None
     N = ref() if ref is not None else None
-    return reduce_in_background(N) if N is not None else None
+    return reduce_in_background(N) if N is not None else False
 
 
 def wait(timeout: float | None = None) -> None:
-    """Wait for the background reductions running now to end (tests and benchmarks)."""
-    with _lock:
-        threads = list(_running.values())
-    for thread in threads:
-        thread.join(timeout)
+    """Wait until no reduction is scheduled or running (tests and benchmarks); a fit running
+    meanwhile delays it."""
+    with _wake:
+        _wake.wait_for(lambda: _state["next"] is None and not _state["busy"], timeout)
 
 
 def forget() -> None:
-    """Drop the held reductions (and reset the counts)."""
-    wait()
-    with _lock:
+    """Drop the held and scheduled reductions (and reset the counts)."""
+    with _wake:
+        _state["next"] = None
+        _wake.wait_for(lambda: not _state["busy"])
         _held.clear()
         stats["reductions"] = stats["solves"] = 0
 
@@ -248,6 +285,7 @@ __all__ = [
     "SpectralN",
     "TridiagonalN",
     "closed_form",
+    "fitting",
     "forget",
     "reduce_in_background",
     "reduce_latest_in_background",

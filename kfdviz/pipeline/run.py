@@ -62,6 +62,12 @@ def run_fit(
     called as stages finish. A fit that cannot be done raises :class:`FitError` with the
     parameter to blame (``param``) when there is one.
     """
+    # The background reduction of an earlier fit's N (core/mu_path.py) waits for this one.
+    with mu_path.fitting():
+        return _run_fit(request, cancel, progress)
+
+
+def _run_fit(request: FitRequest, cancel, progress) -> FitResult:
     check = as_check(cancel)
     report = progress or (lambda fraction, message: None)
     timings: dict[str, float] = {}

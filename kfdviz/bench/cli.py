@@ -13,7 +13,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="a seconds-long smoke run on small sizes (what CI runs); targets are not judged",
+        help="a smoke run on small sizes, named by them (what CI runs): a few minutes, most "
+        "of it the window's scenarios (7.5 min on two cores at load average 15); targets "
+        "are not judged",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(

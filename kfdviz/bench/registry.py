@@ -3,7 +3,7 @@
 A scenario is a function ``setup(quick: bool) -> Case`` decorated with :func:`scenario`. Setup
 builds the data (untimed) and returns the candidate to time, the baseline it is compared with in
 the same run (or None), and a check of the candidate's answer against the baseline's, so that a
-fast path that got faster by getting wrong fails the run. ``quick`` asks for a seconds-long smoke
+fast path that got faster by getting wrong fails the run. ``quick`` asks for a short smoke
 run (small sizes; what CI executes).
 
 The modules holding scenarios are listed in :data:`SCENARIO_MODULES`; :func:`load_scenarios`

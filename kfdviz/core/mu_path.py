@@ -39,6 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import eigvalsh_tridiagonal, lapack
 
+from .rayleigh import RayleighSolution
+
 # The Rayleigh engine keeps its Cholesky route up to a condition estimate of 1e10 (a lower
 # bound of the true condition number); a factor 100 below it leaves room for round-off in the
 # eigenvalues, so every mu taken here is one the engine also solves in closed form.
@@ -279,6 +281,22 @@ def closed_form(N: np.ndarray, d: np.ndarray, mu: float) -> ClosedForm | None:
     return ClosedForm(a / np.sqrt(value), value, condition)
 
 
+def rayleigh_solution(N: np.ndarray, d: np.ndarray, mu: float) -> RayleighSolution | None:
+    """The two-class Rayleigh solution (N + mu I regularized, M = d d') from :func:`closed_form`,
+    as :func:`kfdviz.core.rayleigh.solve_rayleigh` reports it; None where there is none."""
+    fast = closed_form(N, d, mu)
+    if fast is None:
+        return None
+    return RayleighSolution(
+        fast.direction[:, None],
+        np.array([fast.value]),
+        f"N + μI, μ = {mu:g}",
+        fast.condition,
+        N.shape[0],
+        "closed-form",
+    )
+
+
 __all__ = [
     "FAST_CONDITION",
     "ClosedForm",
@@ -287,6 +305,7 @@ __all__ = [
     "closed_form",
     "fitting",
     "forget",
+    "rayleigh_solution",
     "reduce_in_background",
     "reduce_latest_in_background",
     "reduction",

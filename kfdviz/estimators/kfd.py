@@ -24,7 +24,7 @@ from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.greedy_kfd import greedy_kfd
 from ..core.kfd_programs import solve_kfd_program
-from ..core.rayleigh import RayleighSolution, solve_rayleigh
+from ..core.rayleigh import solve_rayleigh
 from ..core.thresholds import THRESHOLD_NAMES, GaussianOutputModel, fit_threshold
 from ._base import KERNEL_PARAMETER_CONSTRAINTS, KernelEstimatorMixin, label_text
 
@@ -469,28 +469,15 @@ class KernelFisherDiscriminant(
             if plain:
                 incremental.remember(kern, X, y_index, terms)
             Kzx, d, N = terms.Kzx, terms.mean_difference, terms.N
-            # N, read-only and shared through the fit cache, may have been reduced to
-            # tridiagonal form after an earlier fit (core/mu_path.py): a new mu is then a
-            # tridiagonal solve instead of a Cholesky factorization.
-            fast = (
-                mu_path.closed_form(N, d, self.mu)
-                if self.formulation == "rayleigh" and self.regularizer == "identity"
-                else None
-            )
-            if fast is not None:
-                sol = RayleighSolution(
-                    fast.direction[:, None],
-                    np.array([fast.value]),
-                    f"N + μI, μ = {self.mu:g}",
-                    fast.condition,
-                    N.shape[0],
-                    "closed-form",
-                )
-            elif self.formulation == "rayleigh":
+            # N (read-only, shared by the fit cache) may be decomposed after an earlier fit:
+            # a new mu is then O(m^2) instead of a Cholesky factorization (core/mu_path.py).
+            plain_mu = self.formulation == "rayleigh" and self.regularizer == "identity"
+            sol = mu_path.rayleigh_solution(N, d, self.mu) if plain_mu else None
+            if sol is None and self.formulation == "rayleigh":
                 sol = solve_rayleigh(
                     None, N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz, rank_one=d
                 )
-            else:
+            elif sol is None:
                 sol = solve_rayleigh(
                     np.outer(d, d), N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz
                 )

@@ -15,7 +15,8 @@ time what the user sees, each against the same window's exact refit in the same 
 Each candidate also waits for the exact picture that replaces its draft, and the check holds
 that picture against the edit (the width asked for, the point where it was dropped, no draft
 left on screen). A ``--quick`` run uses n = 800 or 900 (still above the drafts' threshold)
-and a coarse grid, and names the scenarios by those sizes.
+and a coarse grid, and names the scenarios by those sizes; a quick run of every scenario leaves
+them out (they are run when named: ``--quick --only 'live-*'``).
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ def _check_exact():
     target=Target.absolute(0.150),
     group="live",
     app_threads=True,
+    in_quick=False,
 )
 def _slider(quick: bool) -> Case:
     n, resolution = _sizes(quick, 2000)
@@ -144,6 +146,7 @@ def _slider(quick: bool) -> Case:
     target=Target.absolute(0.050),
     group="live",
     app_threads=True,
+    in_quick=False,
 )
 def _mu(quick: bool) -> Case:
     n, resolution = _sizes(quick, 2000)
@@ -250,4 +253,5 @@ for _n, _n_quick, _target in ((1000, QUICK_N, 1.0 / 30.0), (2000, QUICK_N + 100,
         target=Target.absolute(_target),
         group="live",
         app_threads=True,
+        in_quick=False,
     )(partial(_drag_case, _n, _n_quick))

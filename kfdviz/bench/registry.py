@@ -156,6 +156,9 @@ class Scenario:
     # The name under --quick where the quick run's sizes differ from those the name states
     # ("kfd-fit-2000" runs n = 300 quick: "kfd-fit-300"); "" keeps the name.
     quick_name: str = ""
+    # Part of a quick run of every scenario; False: only when named (``--only``), as the long
+    # window scenarios that a smoke run need not repeat.
+    in_quick: bool = True
 
     def name_for(self, quick: bool) -> str:
         return (self.quick_name or self.name) if quick else self.name
@@ -175,6 +178,7 @@ def scenario(
     measure_memory: bool = False,
     app_threads: bool = False,
     quick_name: str = "",
+    in_quick: bool = True,
 ) -> Callable[[SetupFunction], SetupFunction]:
     """Register ``setup(quick) -> Case`` as the scenario ``name``."""
 
@@ -182,7 +186,16 @@ def scenario(
         if name in SCENARIOS:
             raise ValueError(f"benchmark scenario {name!r} is registered twice")
         SCENARIOS[name] = Scenario(
-            name, title, setup, baseline, target, group, measure_memory, app_threads, quick_name
+            name,
+            title,
+            setup,
+            baseline,
+            target,
+            group,
+            measure_memory,
+            app_threads,
+            quick_name,
+            in_quick,
         )
         return setup
 

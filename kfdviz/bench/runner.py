@@ -395,6 +395,8 @@ def run(
 ) -> BenchReport:
     """Run the selected scenarios (all by default) and return the report."""
     scenarios = select(load_scenarios(), patterns)
+    if quick and not [p for p in (patterns or []) if p]:
+        scenarios = [s for s in scenarios if s.in_quick]
     if threads is None:
         threads = os.cpu_count() or 1
     started = datetime.now(UTC).isoformat(timespec="seconds")

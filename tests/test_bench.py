@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -19,19 +20,20 @@ from kfdviz.bench.registry import Case, Check, ScenarioSkipped, Target, scenario
 from kfdviz.bench.report import format_report
 from kfdviz.bench.runner import run
 
+# The numeric scenarios as a quick run names them (by the sizes it runs): has a baseline.
 NUMERIC = {
-    "grid-rbf": True,  # name: has a baseline
+    "grid-rbf": True,
     "grid-poly": True,
-    "kfd-fit-2000": True,
-    "kfd-fit-4000": True,
-    "kpca-2000": True,
-    "kpca-4000": True,
+    "kfd-fit-300": True,
+    "kfd-fit-400": True,
+    "kpca-300": True,
+    "kpca-400": True,
     "kfd-refit-width": True,
     "kfd-refit-mu": True,
-    "kfd-refit-width-20k": True,
-    "kfd-refit-mu-20k": True,
+    "kfd-refit-width-2000": True,
+    "kfd-refit-mu-2000": True,
     "large-fit-grid": False,
-    "lskfd-20k": True,
+    "lskfd-4000": True,
 }
 
 
@@ -69,6 +71,11 @@ def test_quick_json_run_passes_every_check(capsys):
             assert s["baseline_label"]
         else:
             assert s["baseline"] is None and s["ratio"] is None
+    # A size in a scenario's name is the size it ran (the full run's names state the full sizes).
+    for name, s in by_name.items():
+        size = re.search(r"-(\d+)(k?)$", name)
+        if size and "n" in s["sizes"]:
+            assert int(size.group(1)) * (1000 if size.group(2) else 1) == s["sizes"]["n"], name
     assert by_name["large-fit-grid"]["peak_memory_bytes"] > 0
     assert by_name["grid-rbf"]["peak_memory_bytes"] is not None
 

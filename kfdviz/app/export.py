@@ -52,6 +52,11 @@ from .file_dialogs import EXPORT_FOLDER, ask_save_path, last_folder, remember_fo
 from .script_export import export_script
 
 SLIDE = (1600, 900)
+# A draft (app/drafts.py) is never exported: the exact picture replaces it a moment later.
+DRAFT_REFUSAL = (
+    "The picture on screen is a draft (the exact fit is still being computed): "
+    "wait for it to replace the draft, then export again."
+)
 COLUMN_INCHES = 3.5
 PAGE_INCHES = 7.0
 PAGE_HEIGHT_INCHES = 9.0  # the tallest figure a page's text block holds
@@ -396,6 +401,8 @@ class Exporter(QObject):
             if self.sweep.result is None:
                 raise ValueError("no sweep has been computed")
             return render.Computed(state, [], self.sweep.result)
+        if what != "sweep" and self._draft_shown():
+            raise ValueError(DRAFT_REFUSAL)
         results = []
         for name in self.pictures.layout_slot_names():
             slot = self.pictures.slot(name)
@@ -415,7 +422,16 @@ class Exporter(QObject):
         if self.data.n == 0:
             self.status.show("Nothing to export: there are no points.", kind="error")
             return False
+        if self._draft_shown():
+            self.status.show(DRAFT_REFUSAL, kind="error")
+            return False
         return True
+
+    def _draft_shown(self) -> bool:
+        return any(
+            getattr(self.pictures.slot(name).result, "approximation", None) is not None
+            for name in self.pictures.layout_slot_names()
+        )
 
     # -- the figure ----------------------------------------------------------------------------
     def export_figure(self) -> ExportDialog | None:

@@ -209,6 +209,7 @@ class FitControl(QObject):
         slot's running fit instead of cancelling it (``FitWorker.submit``)."""
         if self._closing or not self._started or self._held:
             return  # the first fit (of a window or a slide) waits for the layout's size
+        follow = follow or self.live_refit.drafts.follows()  # the exact fit follows a draft
         names = self.pictures.layout_slot_names()
         wanted = [s for s in names if s in self.dirty]
         if not wanted:
@@ -259,7 +260,7 @@ class FitControl(QObject):
             # does not take (another algorithm's, kept in its panel) are not the fit's
             own = param_names(slot.algorithm)
             params = {k: v for k, v in params.items() if k in own}
-        return FitRequest(
+        request = FitRequest(
             algorithm=slot.algorithm,
             params=params,
             X=data.X(),
@@ -271,6 +272,7 @@ class FitControl(QObject):
             with_svr=self.pictures.with_svr and data.regression,
             draft=self.live_refit.draft(),  # see live_refit.py
         )
+        return self.live_refit.drafts.adapt(request)  # a draft while drafts are made (drafts.py)
 
     def cancel(self) -> None:
         self.debounce.stop()
@@ -305,6 +307,7 @@ class FitControl(QObject):
         if slot.name in self.pictures.layout_slot_names():
             active = slot is self.pictures.active_slot()
             self.workspace.draw(outcome, docks=active and not self.live_refit.hold_docks())
+        self.live_refit.drafts.drawn(outcome)  # the draft badge; the exact fit follows a draft
         self.drawn.emit(outcome)
         if self.is_up_to_date():
             self.all_drawn.emit()
@@ -368,6 +371,8 @@ class FitControl(QObject):
         """Whether a fit runs, or one of ``names`` waits to be fitted."""
         if self.worker.is_busy() or self.debounce.isActive():
             return True
+        if any(self.live_refit.drafts.is_draft(self.pictures.slot(n).result) for n in names):
+            return True  # a draft shows: its exact fit is to come (drafts.py)
         return any(name in self.dirty for name in names)
 
     def is_settled(self) -> bool:

@@ -16,7 +16,9 @@ gets a new picture after every fit, and a single edit is drawn one fit (T) after
 the debounce and one fit. The last edit of a burst waits at most for the fit running and its
 own (2T, under a second) where the debounce would have waited for its interval and one fit; the
 pictures in between are worth that. Slower fits (large data sets) keep the debounce and the
-cancel, so that a long fit is not started on every intermediate value.
+cancel, so that a long fit is not started on every intermediate value; where the pictures
+have drafts (large KFD fits), each edit draws one at once and the debounce's fit is the exact
+one that replaces it (drafts.py).
 
 A dragged point moves at most once per display frame (:data:`MOVE_FRAME_MS`): a mouse reports
 its position up to a thousand times a second, and each move redraws the plot and asks for a
@@ -37,6 +39,8 @@ import math
 import time
 
 from PySide6.QtCore import QObject, QTimer
+
+from .drafts import Drafts
 
 # Fits quicker than this (the layout's last fits together) are refitted without the debounce.
 QUICK_FIT_SECONDS = 0.5
@@ -68,6 +72,10 @@ class LiveRefit(QObject):
         self._move_frame.setInterval(MOVE_FRAME_MS)
         self._move_frame.timeout.connect(self._frame_ended)
         self._last_move = -math.inf  # when a dragged point last moved (time.monotonic)
+        # slower fits: a draft at once, the exact fit when the input rests (drafts.py)
+        self.drafts = Drafts(
+            self, fit=fit, pictures=pictures, workspace=fit.workspace, status=fit.status
+        )
 
     def move_point(self, index: int, x: float, y: float, merge, *, final: bool = False) -> None:
         """Move point ``index`` of a drag to (x, y): at once when the point last moved a frame
@@ -141,16 +149,22 @@ class LiveRefit(QObject):
         total = 0.0
         for name in self.pictures.layout_slot_names():
             result = self.pictures.slot(name).result
-            if result is None:
-                return False
+            if result is None or self.drafts.is_draft(result):
+                return False  # a draft's time says nothing of the exact fit's
             total += float(result.timings.get("total", math.inf))
         return total < QUICK_FIT_SECONDS
 
     def request(self) -> bool:
         """Take a live fit request: True when taken (fitted now, or right after the running fit),
         False to leave it to the debounce."""
-        if not self.quick():
-            return False
+        if not self.drafts.exact_is_quick():
+            slow = not self.quick()
+            # A draft now where the pictures have one and it is worth it (drafts.py); the
+            # debounce fits them exactly.
+            if (slow or self.drafts.worth_it()) and self.drafts.request():
+                return False
+            if slow:
+                return False
         self.fit.debounce.stop()
         # Queued behind the running fit (which is not cancelled and is drawn): the fit thread
         # starts it as soon as that one returns, without waiting for this thread to see the

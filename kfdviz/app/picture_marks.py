@@ -46,6 +46,8 @@ class PictureMarks(QObject):
         self.busy_timer.setSingleShot(True)
         self.busy_timer.setInterval(BUSY_DELAY_MS)
         self.busy_timer.timeout.connect(self._show_busy)
+        # No busy card while this says so (a draft on screen or being made: app/drafts.py).
+        self.quiet = lambda: False
 
     # -- which plots --------------------------------------------------------------------------
     def overlays(self, name: str) -> list[PictureOverlay]:
@@ -131,7 +133,7 @@ class PictureMarks(QObject):
                 self.stale(name, *self.stale_marks[name])
 
     def _show_busy(self) -> None:
-        if self._busy_slot is None:
+        if self._busy_slot is None or self.quiet():
             return
         message, fraction = self._busy_text
         for overlay in self.overlays(self._busy_slot):

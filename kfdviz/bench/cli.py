@@ -13,7 +13,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="a seconds-long smoke run on small sizes (what CI runs); targets are not judged",
+        help="a smoke run on small sizes, named by them (what CI runs): a few minutes, most "
+        "of it the window's scenarios (6 min on two cores at load average 15; the live-* "
+        "scenarios only when named with --only); targets are not judged",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
@@ -51,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         for sc in load_scenarios().values():
             target = sc.target.describe() if sc.target else "-"
-            print(f"{sc.name:<18} {sc.title}; target {target}")
+            quick = [sc.name_for(True)] if sc.name_for(True) != sc.name else []
+            quick += [] if sc.in_quick else ["only when named with --only"]
+            also = f" (--quick: {', '.join(quick)})" if quick else ""
+            print(f"{sc.name:<18} {sc.title}; target {target}{also}")
         return 0
     if args.repeats is not None and args.repeats < 1:
         print("kfdviz: error: --repeats must be at least 1", file=sys.stderr)

@@ -155,6 +155,9 @@ class BenchWindow:
             title="kfdviz bench",
         )
         w.apply_session(state)
+        guard = w.fit.large_data
+        if guard.last_estimate is not None and guard.last_estimate.large and not guard.approved:
+            guard.fit_anyway()  # the user's answer to the large-data banner (app/large_data.py)
         self.settle()
         if self.result is None or self.result.X.shape[0] != len(X):
             raise RuntimeError(f"the window did not fit the bench data: {w.last_status[1]}")
@@ -435,6 +438,7 @@ def _drag(quick: bool) -> Case:
 # -- repainting many points -----------------------------------------------------------------------
 @scenario(
     "gui-redraw-20k",
+    quick_name="gui-redraw-2000",
     title="repaint of the input view with 20 000 points, level sets and image",
     target=Target.absolute(0.050),
     group="gui",

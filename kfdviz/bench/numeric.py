@@ -15,12 +15,13 @@ from scipy.sparse.linalg import eigsh
 from sklearn.decomposition import KernelPCA as SkKernelPCA
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 
+from kfdviz.core import mu_path
 from kfdviz.core.expansion import Expansion
 from kfdviz.core.fit_cache import FIT_CACHE
 from kfdviz.core.kernels import PAIRWISE_CACHE, Kernel
 from kfdviz.core.kfd_programs import solve_kfd_program
 from kfdviz.estimators import KernelFisherDiscriminant, KernelPCA
-from kfdviz.pipeline import FitRequest, GridSpec, run_fit
+from kfdviz.pipeline import FitRequest, GridSpec, reuse, run_fit
 
 from .registry import Case, Check, Target, scenario
 
@@ -57,6 +58,8 @@ def _grid_axes(X: np.ndarray, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]
 def _clear_caches() -> None:
     FIT_CACHE.clear()
     PAIRWISE_CACHE.clear()
+    mu_path.forget()
+    reuse.forget()
 
 
 def _relative_difference(candidate: np.ndarray, baseline: np.ndarray) -> float:
@@ -166,6 +169,7 @@ def _kfd_fit_case(n_full: int, quick: bool) -> Case:
 for _n in (2000, 4000):
     scenario(
         f"kfd-fit-{_n}",
+        quick_name=f"kfd-fit-{max(300, _n // 10)}",
         title="two-class KFD fit (RBF)",
         baseline='kfda-style: N = K(K - means), eigsh(M, 1, N + mu I, which="LM")',
         target=Target.ratio(1.5),
@@ -210,6 +214,7 @@ def _kpca_case(n_full: int, quick: bool) -> Case:
 for _n in (2000, 4000):
     scenario(
         f"kpca-{_n}",
+        quick_name=f"kpca-{max(300, _n // 10)}",
         title="KPCA fit, 5 components (RBF)",
         baseline='scikit-learn KernelPCA(eigen_solver="auto")',
         target=Target.ratio(1.0),
@@ -266,6 +271,7 @@ for _change, (_title, _target) in _REFITS.items():
 for _change, (_title, _target) in _REFITS.items():
     scenario(
         f"kfd-refit-{_change}-20k",
+        quick_name=f"kfd-refit-{_change}-2000",
         title=_title + ", 20 000 points expanded over 300",
         baseline="a cold fit",
         target=_target,
@@ -297,6 +303,7 @@ def _linprog_lskfd_dual(K: np.ndarray, y: np.ndarray, mu: float) -> tuple[np.nda
 
 @scenario(
     "lskfd-20k",
+    quick_name="lskfd-4000",
     title="linear-sparse KFD (LP, eq. 14) on 20 000 points over 300 centers",
     baseline="the same LP dual by scipy's linprog (HiGHS dual simplex, devex)",
     target=Target.absolute(5.0),

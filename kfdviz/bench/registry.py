@@ -3,7 +3,7 @@
 A scenario is a function ``setup(quick: bool) -> Case`` decorated with :func:`scenario`. Setup
 builds the data (untimed) and returns the candidate to time, the baseline it is compared with in
 the same run (or None), and a check of the candidate's answer against the baseline's, so that a
-fast path that got faster by getting wrong fails the run. ``quick`` asks for a seconds-long smoke
+fast path that got faster by getting wrong fails the run. ``quick`` asks for a short smoke
 run (small sizes; what CI executes).
 
 The modules holding scenarios are listed in :data:`SCENARIO_MODULES`; :func:`load_scenarios`
@@ -28,6 +28,7 @@ SCENARIO_MODULES: tuple[str, ...] = (
     "kfdviz.bench.demo_scenarios",
     "kfdviz.bench.reproduce_scenarios",
     "kfdviz.bench.gui_scenarios",
+    "kfdviz.bench.live_scenarios",
 )
 
 
@@ -153,6 +154,15 @@ class Scenario:
     # Keep the app's own BLAS thread policy (kfdviz.pipeline.run.blas_threads) instead of the
     # run's thread count: a limit set in the main thread overrides the fit thread's own.
     app_threads: bool = False
+    # The name under --quick where the quick run's sizes differ from those the name states
+    # ("kfd-fit-2000" runs n = 300 quick: "kfd-fit-300"); "" keeps the name.
+    quick_name: str = ""
+    # Part of a quick run of every scenario; False: only when named (``--only``), as the long
+    # window scenarios that a smoke run need not repeat.
+    in_quick: bool = True
+
+    def name_for(self, quick: bool) -> str:
+        return (self.quick_name or self.name) if quick else self.name
 
 
 # Scenarios in registration order.
@@ -168,6 +178,8 @@ def scenario(
     group: str = "",
     measure_memory: bool = False,
     app_threads: bool = False,
+    quick_name: str = "",
+    in_quick: bool = True,
 ) -> Callable[[SetupFunction], SetupFunction]:
     """Register ``setup(quick) -> Case`` as the scenario ``name``."""
 
@@ -175,7 +187,16 @@ def scenario(
         if name in SCENARIOS:
             raise ValueError(f"benchmark scenario {name!r} is registered twice")
         SCENARIOS[name] = Scenario(
-            name, title, setup, baseline, target, group, measure_memory, app_threads
+            name,
+            title,
+            setup,
+            baseline,
+            target,
+            group,
+            measure_memory,
+            app_threads,
+            quick_name,
+            in_quick,
         )
         return setup
 

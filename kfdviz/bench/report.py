@@ -34,8 +34,8 @@ def _ratio(r: ScenarioResult) -> str:
 
 
 def _target(r: ScenarioResult) -> str:
-    if not r.target:
-        return "-"
+    if not r.target or r.target_met is None:
+        return "-"  # not judged (a quick run, or no ratio): no target beside the numbers
     mark = {True: "met", False: "NOT met", None: ""}[r.target_met]
     return f"{r.target} {mark}".strip()
 

@@ -247,7 +247,13 @@ def select(registry: dict[str, Scenario], patterns: Iterable[str] | None) -> lis
     patterns = [p for p in (patterns or []) if p]
     if not patterns:
         return list(registry.values())
-    chosen = [s for s in registry.values() if any(fnmatch.fnmatchcase(s.name, p) for p in patterns)]
+    chosen = [
+        s
+        for s in registry.values()
+        if any(
+            fnmatch.fnmatchcase(name, p) for p in patterns for name in {s.name, s.name_for(True)}
+        )
+    ]
     if not chosen:
         raise ValueError(
             f"no benchmark scenario matches {', '.join(patterns)}; "
@@ -314,7 +320,7 @@ def run_scenario(
 ) -> ScenarioResult:
     mode = "quick" if quick else "full"
     result = ScenarioResult(
-        sc.name,
+        sc.name_for(quick),
         sc.title,
         sc.group,
         sc.baseline,
@@ -389,6 +395,8 @@ def run(
 ) -> BenchReport:
     """Run the selected scenarios (all by default) and return the report."""
     scenarios = select(load_scenarios(), patterns)
+    if quick and not [p for p in (patterns or []) if p]:
+        scenarios = [s for s in scenarios if s.in_quick]
     if threads is None:
         threads = os.cpu_count() or 1
     started = datetime.now(UTC).isoformat(timespec="seconds")

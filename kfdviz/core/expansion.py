@@ -77,11 +77,14 @@ class Expansion:
         out = np.empty((X.shape[0], self.n_features))
         m = self.centers.shape[0]
         step = chunk_rows(X.shape[0], m)
-        # A small set of points in one block (the training points, not a grid) takes its kernel
-        # values from the cache: a fit's picture evaluates its expansions there several times
+        # A small set of points (the training points, not a grid) takes its kernel values from
+        # the cache, whole: a fit's picture evaluates its expansions there several times
         # (outputs, labels, embedding), and the cache is keyed by content, so the exponentials
-        # are computed once and each evaluation multiplies the same values.
-        cache = step >= X.shape[0] and X.shape[0] * m * 8 <= CACHED_BLOCK_BYTES
+        # are computed once and each evaluation multiplies the same values. The matrix is
+        # formed a row block at a time (kernels.py) and is at most CACHED_BLOCK_BYTES.
+        cache = X.shape[0] * m * 8 <= CACHED_BLOCK_BYTES
+        if cache:
+            step = X.shape[0]
         for start in range(0, X.shape[0], step):
             if check_cancel is not None:
                 check_cancel()

@@ -82,6 +82,11 @@ class FitCache:
                 total -= _nbytes(old)
         return value
 
+    def peek(self, key: Hashable):
+        """The stored value for ``key``, or None; counts neither a hit nor a miss."""
+        with self._lock:
+            return self._store.get(key)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._store)
@@ -140,6 +145,15 @@ class TwoClassTerms:
     def mean_difference(self) -> np.ndarray:
         """d = mu_2 - mu_1, with M = d d' (eq. 6)."""
         return self.means[:, 1] - self.means[:, 0]
+
+
+def cached_two_class_terms(
+    kern: Kernel, X: np.ndarray, y_index: np.ndarray, cache: FitCache | None = None
+) -> TwoClassTerms | None:
+    """The terms :func:`two_class_terms` holds for every point of ``X`` a center and no extra
+    term, or None (nothing is computed)."""
+    store = FIT_CACHE if cache is None else cache
+    return store.peek(("two-class", *data_key(X, y_index, kern, X)))
 
 
 def two_class_terms(

@@ -18,7 +18,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ..core import fit_cache, incremental, scatter, tangents
+from ..core import fit_cache, incremental, mu_path, scatter, tangents
 from ..core.centers import CENTER_METHODS, choose_centers
 from ..core.expansion import Expansion
 from ..core.greedy_kfd import greedy_kfd
@@ -469,11 +469,15 @@ class KernelFisherDiscriminant(
             if plain:
                 incremental.remember(kern, X, y_index, terms)
             Kzx, d, N = terms.Kzx, terms.mean_difference, terms.N
-            if self.formulation == "rayleigh":
+            # N (read-only, shared by the fit cache) may be decomposed after an earlier fit:
+            # a new mu is then O(m^2) instead of a Cholesky factorization (core/mu_path.py).
+            plain_mu = self.formulation == "rayleigh" and self.regularizer == "identity"
+            sol = mu_path.rayleigh_solution(N, d, self.mu) if plain_mu else None
+            if sol is None and self.formulation == "rayleigh":
                 sol = solve_rayleigh(
                     None, N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz, rank_one=d
                 )
-            else:
+            elif sol is None:
                 sol = solve_rayleigh(
                     np.outer(d, d), N, 1, mu=self.mu, regularizer=self.regularizer, K=Kzz
                 )

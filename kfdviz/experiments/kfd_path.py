@@ -45,18 +45,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.linalg import eigvalsh_tridiagonal, lapack
 from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
 
 from ..core import fit_cache, tangents
+from ..core.mu_path import FAST_CONDITION, TridiagonalN
 from ..core.thresholds import fit_threshold, margin_lp_optimal_offsets
 from .crossval import FoldScorer, fit_each_scorer
 
-# The estimator keeps its Cholesky route up to a condition estimate of 1e10 (a lower bound of
-# the true condition number); a factor 100 below it leaves room for round-off in the
-# eigenvalues, so every mu taken here is one the estimator also solves in closed form.
-FAST_CONDITION = 1e8
 # A validation output this close to the threshold (relative to the largest training output)
 # is left to the estimator: the direction here and the estimator's Cholesky solve differ by up
 # to about FAST_CONDITION x unit round-off.
@@ -65,60 +61,6 @@ TIE_TOLERANCE = 1e-7
 # output) that covers HiGHS's tolerances (1e-7 on outputs normalized to unit spread) and the
 # round-off between the two directions.
 OFFSET_MARGIN = 1e-6
-
-
-class TridiagonalN:
-    """N = Q T Q' for a symmetric N, and (N + mu I)^-1 b for many mu from it."""
-
-    def __init__(self, N: np.ndarray):
-        N = np.asarray(N, dtype=float)
-        self.m = N.shape[0]
-        packed, self.diag, self.offdiag, self.tau, info = lapack.dsytrd(N, lower=1)
-        if info != 0:
-            raise np.linalg.LinAlgError(f"dsytrd failed (info={info})")
-        # The reflectors H(i) act on rows i+1.. (uplo "L"): Q is the product of the n-1
-        # reflectors of a QR factorization of the block below the first row (LAPACK dormtr).
-        self._reflectors = np.asfortranarray(packed[1:, :-1])
-        # N's extreme eigenvalues, by bisection on T (LAPACK stebz): O(m) each.
-        self.extreme_eigenvalues = tuple(
-            float(eigvalsh_tridiagonal(self.diag, self.offdiag, select="i", select_range=(i, i))[0])
-            if self.m > 1
-            else float(self.diag[0])
-            for i in (0, self.m - 1)
-        )
-
-    def condition(self, mu: float) -> float:
-        """Condition number of N + mu I (inf where it is not positive definite)."""
-        low, high = (value + mu for value in self.extreme_eigenvalues)
-        return float(high / low) if low > 0 else float("inf")
-
-    def _apply_q(self, B: np.ndarray, trans: str) -> np.ndarray:
-        B = np.array(B, dtype=float, order="F", copy=True)
-        if self.m < 2:
-            return B
-        tail = np.asfortranarray(B[1:])
-        lwork = max(1, 64 * tail.shape[1], 64 * tail.shape[0])
-        out, _, info = lapack.dormqr("L", trans, self._reflectors, self.tau, tail, lwork)
-        if info != 0:
-            raise np.linalg.LinAlgError(f"dormqr failed (info={info})")
-        B[1:] = out
-        return B
-
-    def solve(self, b: np.ndarray, mus: Sequence[float]) -> np.ndarray:
-        """Columns (N + mu I)^-1 b, one per mu; every N + mu I must be positive definite."""
-        c = self._apply_q(np.asarray(b, dtype=float).reshape(-1, 1), "T")
-        Y = np.empty((self.m, len(mus)))
-        for j, mu in enumerate(mus):
-            if self.m == 1:
-                # LAPACK's wrapper takes no empty off-diagonal: the 1 x 1 system directly.
-                pivot = self.diag[0] + mu
-                y, info = c / pivot, 0 if pivot > 0 else 1
-            else:
-                *_, y, info = lapack.dptsv(self.diag + mu, self.offdiag, c)
-            if info != 0:
-                raise np.linalg.LinAlgError(f"T + mu I is not positive definite at mu={mu:g}")
-            Y[:, j] = y[:, 0]
-        return self._apply_q(Y, "N")
 
 
 def _covered(est) -> bool:

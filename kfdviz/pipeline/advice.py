@@ -66,6 +66,31 @@ def width_from_data(X) -> float:
     return float(np.median(d2))
 
 
+# The distance statistics of the latest subsample: (its bytes, its statistics). A width slider
+# refits the same points many times; their distances do not change.
+_LAST_STATS: list = [None]
+
+
+def _distance_stats(X: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+    """(each point's squared distance to its nearest other point, the largest squared distance,
+    the median squared distance between distinct points), or None where they are not finite or
+    the points have no scale; the latest points' are kept."""
+    key = (X.shape, X.tobytes())
+    last = _LAST_STATS[0]
+    if last is not None and last[0] == key:
+        return last[1]
+    D2 = _squared_distances(X)
+    stats = None
+    if np.all(np.isfinite(D2)):
+        pairs = D2[np.triu_indices(X.shape[0], k=1)]
+        distinct = pairs[pairs > 0]
+        if distinct.size:
+            np.fill_diagonal(D2, np.inf)
+            stats = (D2.min(axis=1), float(pairs.max()), float(np.median(distinct)))
+    _LAST_STATS[0] = (key, stats)
+    return stats
+
+
 def kernel_scale_advice(X_train, params: dict) -> str | None:
     """A warning when a Gaussian kernel's width is far from the data's scale, else None."""
     if params.get("kernel", "rbf") != "rbf" or "width" not in params:
@@ -74,17 +99,15 @@ def kernel_scale_advice(X_train, params: dict) -> str | None:
     X = _subsample(X_train)
     if X.shape[0] < 2 or not np.isfinite(width) or width <= 0 or not np.all(np.isfinite(X)):
         return None
-    D2 = _squared_distances(X)
-    if not np.all(np.isfinite(D2)):
+    stats = _distance_stats(X)
+    if stats is None:
         return None
+    nearest_d2, largest_d2, scale = stats
+    # exp(-d2 / c) decreases with d2: a point's largest kernel value to another point is at its
+    # nearest neighbour, and the smallest value of all at the largest distance.
     with np.errstate(over="ignore", under="ignore"):
-        K = np.exp(-D2 / width)
-    np.fill_diagonal(K, np.nan)
-    try:
-        scale = width_from_data(X)
-    except ValueError:
-        return None
-    nearest = np.nanmax(K, axis=1)
+        nearest = np.exp(-nearest_d2 / width)
+        smallest = float(np.exp(-largest_d2 / width))
     if np.median(nearest) < ISLAND:
         return (
             f"The kernel width {width:.3g} is far below the data's scale (median squared "
@@ -92,7 +115,7 @@ def kernel_scale_advice(X_train, params: dict) -> str | None:
             f"{ISLAND:g}, so the kernel matrix is almost the identity and the picture is flat "
             "between the points. Try a larger width (Width from data gives the data's scale)."
         )
-    if np.nanmin(K) > FLAT:
+    if smallest > FLAT:
         return (
             f"The kernel width {width:.3g} is far above the data's scale (median squared "
             f"distance {scale:.3g}): every kernel value is almost 1, so the features are nearly "

@@ -75,8 +75,11 @@ def grid_picture(
 
     boundary = None
     if decision is not None:
-        if feature == "decision":
+        if feature == "decision" and r.approximation is None:
             boundary = _refined_zero_level(fitted, r.X, decision, xs, ys, values, lines, scale)
+        elif feature == "decision":  # a draft: the grid's zero level, not refined
+            zero = [c for c in lines if c.level == 0.0]
+            boundary = zero[0] if zero else contour_lines(xs, ys, values, [0.0])[0]
         else:
             dec_values = fitted.grid_values("decision", xs, ys, (0.75, 0.8))
             boundary = contour_lines(xs, ys, dec_values, [0.0])[0]

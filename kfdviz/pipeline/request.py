@@ -76,6 +76,9 @@ class FitRequest:
     # A picture that follows an edit still in progress (a dragged point): what only the docks
     # show is left out (the kernel matrix's spectrum); the fit when the edit ends has it all.
     draft: bool = False
+    # A draft of an approximated fit (pipeline/drafts.py): what was approximated, in a
+    # sentence the window shows; None for the exact fit.
+    approximation: str | None = None
 
     def __post_init__(self):
         X = np.array(self.X, dtype=float, copy=True)

@@ -91,6 +91,9 @@ class FitResult:
     series: dict = field(default_factory=dict)  # name -> 1-D array (spectrum, objective path)
     warnings: tuple[str, ...] = ()
     timings: dict = field(default_factory=dict)  # stage -> seconds
+    # A draft (pipeline/drafts.py): what was approximated; None for an exact fit. A draft is
+    # shown marked as such while an edit is in progress and is never exported.
+    approximation: str | None = None
 
     @property
     def n_train(self) -> int:

@@ -15,12 +15,13 @@ from time import perf_counter
 
 import numpy as np
 
-from ..core import stoppable
+from ..core import mu_path, stoppable
+from ..core.fit_cache import FIT_CACHE, kernel_key
 from ..core.kernels import Kernel
 from ..core.tangents import tangent_directions
 from ..estimators import registry
 from ..estimators.spec import Kind
-from . import cost
+from . import cost, reuse
 from .advice import fit_advice
 from .geometry import data_box, output_histograms
 from .outputs import FittedOutputs
@@ -61,6 +62,12 @@ def run_fit(
     called as stages finish. A fit that cannot be done raises :class:`FitError` with the
     parameter to blame (``param``) when there is one.
     """
+    # The background reduction of an earlier fit's N (core/mu_path.py) waits for this one.
+    with mu_path.fitting():
+        return _run_fit(request, cancel, progress)
+
+
+def _run_fit(request: FitRequest, cancel, progress) -> FitResult:
     check = as_check(cancel)
     report = progress or (lambda fraction, message: None)
     timings: dict[str, float] = {}
@@ -79,23 +86,77 @@ def run_fit(
     estimator = _make(spec, params)
     check()
     report(0.05, f"Fitting {spec.title}")
-    # A cancel lands between the stages, and inside them at every Python-level call; a fit
-    # that is surely quick only between the stages (the per-call hook cost a 12 ms fit 1.5 ms).
-    hooked = (
-        interruptible
-        if cancel is not None and not _surely_quick(request, spec, y_train)
-        else _unhooked
-    )
 
     n_train = int(train.sum())
+    if request.approximation is not None and "random_state" in estimator.get_params():
+        # A draft's subset of centres is the same sample every time (pipeline/drafts.py).
+        estimator.set_params(random_state=0)
+    # The same fit as one kept (only the feature drawn changed): its picture, no refit.
+    fit_key = (
+        request.approximation is not None,
+        *reuse.key(spec.key, spec.full_params(params), X, y, test),
+    )
+    view = reuse.view_key(request)
+    kept = reuse.fitted(fit_key, view)
+    if kept is not None:
+        estimator, fit_warnings = kept
+    else:
+        t0 = perf_counter()
+        estimator, fit_warnings = _fitted(
+            request, spec, params, estimator, X[train], y_train, check, cancel
+        )
+        timings["fit"] = perf_counter() - t0
+        reuse.keep(fit_key, view, estimator, fit_warnings)
+    caught: list[str] = list(fit_warnings)
+    check()
+    report(0.45, "Evaluating")
+
+    builder = _Builder(request, spec, params, estimator, check, report, timings)
+    with blas_threads(n_train), warnings.catch_warnings(record=True) as records:
+        for category in (UserWarning, FutureWarning, DeprecationWarning):
+            warnings.simplefilter("always", category)
+        with _hooks(request, spec, y_train, cancel)(check):
+            result = builder.build()
+        caught.extend(_warning_text(w) for w in records)
+    timings["total"] = perf_counter() - t_start
+    notes = fit_advice(params, result)
+    all_warnings = tuple(dict.fromkeys([*builder.warnings, *caught, *notes]))
+    report(1.0, "Done")
+    if not request.draft and kept is None:
+        # The next mu at this width is a tridiagonal solve (core/mu_path.py): this fit's N
+        # (if it asked for a reduction) is reduced now that the picture is built, beside
+        # whatever the fit thread does next.
+        mu_path.reduce_latest_in_background()
+    diagnostics = result.diagnostics
+    if request.approximation is not None:  # the diagnostics say what a draft approximated
+        diagnostics = {**diagnostics, "draft": request.approximation}
+    return replace(
+        result,
+        warnings=all_warnings,
+        timings=timings,
+        diagnostics=diagnostics,
+        approximation=request.approximation,
+    )
+
+
+def _hooks(request: FitRequest, spec, y_train, cancel):
+    """A cancel lands between the stages, and inside them at every Python-level call; a fit
+    that is surely quick only between the stages (the per-call hook cost a 12 ms fit 1.5 ms)."""
+    if cancel is not None and not _surely_quick(request, spec, y_train):
+        return interruptible
+    return _unhooked
+
+
+def _fitted(request, spec, params, estimator, X_train, y_train, check, cancel):
+    """``estimator`` fitted on the training points, and the warnings its fit gave."""
+    hooked = _hooks(request, spec, y_train, cancel)
+    n_train = X_train.shape[0]
     isolate = cancel is not None and _long_solve(request, spec, y_train)
     if cancel is not None and spec.key in _PROGRAM_ALGORITHMS:
         # The server of the solves' child processes starts loading with the first program fit,
         # however small: starting a child waits for it, and no cancel can cut that wait short.
         stoppable.prepare()
-
     caught: list[str] = []
-    t0 = perf_counter()
     with blas_threads(n_train), warnings.catch_warnings(record=True) as records:
         for category in (UserWarning, FutureWarning, DeprecationWarning):
             warnings.simplefilter("always", category)
@@ -108,7 +169,7 @@ def run_fit(
                     blas_threads=blas_limit(n_train),
                 ),
             ):
-                _fit(estimator, spec, X[train], y_train)
+                _fit(estimator, spec, X_train, y_train)
         except (FitCancelled, FitError):
             raise
         except MemoryError:
@@ -118,22 +179,7 @@ def run_fit(
         except Exception as exc:  # an estimator's complaint, shown where the user can act on it
             raise _as_fit_error(exc, spec, params) from exc
         caught.extend(_warning_text(w) for w in records)
-    timings["fit"] = perf_counter() - t0
-    check()
-    report(0.45, "Evaluating")
-
-    builder = _Builder(request, spec, params, estimator, check, report, timings)
-    with blas_threads(int(train.sum())), warnings.catch_warnings(record=True) as records:
-        for category in (UserWarning, FutureWarning, DeprecationWarning):
-            warnings.simplefilter("always", category)
-        with hooked(check):
-            result = builder.build()
-        caught.extend(_warning_text(w) for w in records)
-    timings["total"] = perf_counter() - t_start
-    notes = fit_advice(params, result)
-    all_warnings = tuple(dict.fromkeys([*builder.warnings, *caught, *notes]))
-    report(1.0, "Done")
-    return replace(result, warnings=all_warnings, timings=timings)
+    return estimator, tuple(caught)
 
 
 def _surely_quick(request: FitRequest, spec, y_train) -> bool:
@@ -692,10 +738,18 @@ class _Builder:
             int(p.get("degree", 3)),
             float(p.get("coef0", 1.0)),
         )
-        Xt = self.r.X[self.train]
-        K = kern(Xt, Xt)
-        values = np.linalg.eigvalsh(0.5 * (K + K.T))[::-1]
-        return np.maximum(values, 0.0)
+        Xt = np.ascontiguousarray(self.r.X[self.train])
+
+        def spectrum() -> np.ndarray:
+            K = kern(Xt, Xt)
+            values = np.maximum(np.linalg.eigvalsh(0.5 * (K + K.T))[::-1], 0.0)
+            values.setflags(write=False)
+            return values
+
+        # The same for every fit on these points with this kernel (a mu step, another
+        # algorithm): computed once (O(n^3)), kept in the fit cache.
+        key = ("kernel spectrum", kernel_key(kern), Xt.shape, Xt.tobytes())
+        return FIT_CACHE.get_or_compute(key, spectrum)
 
     def plain_warnings(self, numbers: dict) -> None:
         cond = numbers.get("condition")

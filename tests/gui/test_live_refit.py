@@ -8,6 +8,8 @@ import pytest
 from gui_helpers import OFFSCREEN_NOISE, wait_idle
 from PySide6.QtCore import Qt
 
+from kfdviz.core import mu_path
+
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)]
 
 
@@ -23,6 +25,7 @@ def test_a_quick_fit_starts_at_once_after_a_parameter_change(window, qtbot):
 
 def test_slow_fits_keep_the_debounce(window, qtbot, monkeypatch):
     w = window
+    mu_path.forget()  # no decomposed N held from an earlier fit: the refit is a full one
     r = w.pictures.main_slot.result
     monkeypatch.setitem(r.timings, "total", 5.0)
     assert not w.fit.live_refit.quick()

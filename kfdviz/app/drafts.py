@@ -57,7 +57,7 @@ class Drafts(QObject):
         self.badge.adjustSize()
         self.badge.hide()
         # The picture follows the hand: no busy card over it while drafts are made or shown.
-        fit.marks.quiet = self.drafting
+        fit.marks.keep_quiet_while(self.drafting)
 
     def _requests(self) -> list[FitRequest]:
         """The layout's requests as they would be submitted now (not submitted)."""

@@ -49,6 +49,10 @@ class PictureMarks(QObject):
         # No busy card while this says so (a draft on screen or being made: app/drafts.py).
         self.quiet = lambda: False
 
+    def keep_quiet_while(self, predicate) -> None:
+        """Show no busy card while ``predicate()`` is true."""
+        self.quiet = predicate
+
     # -- which plots --------------------------------------------------------------------------
     def overlays(self, name: str) -> list[PictureOverlay]:
         ws = self.workspace

@@ -155,6 +155,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="after the run, print the expected wall time on P workers, simulated from the "
         "stored durations of the table's tasks (e.g. 1,8,16,64)",
     )
+    parser.add_argument(
+        "--time-measure",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="with --expected-time: the tasks' CPU seconds (default; independent of the "
+        "machine's load) or their wall seconds as measured",
+    )
 
 
 @contextlib.contextmanager
@@ -244,8 +251,9 @@ def run(args: argparse.Namespace) -> int:
     if args.expected_time:
         from .schedule import describe, expected_times  # only for --expected-time
 
-        times, summary = expected_times(timings, args.expected_time)
-        for line in describe(times, summary).splitlines():
+        measure = f"{args.time_measure}_s"
+        times, summary = expected_times(timings, args.expected_time, measure)
+        for line in describe(times, summary, measure).splitlines():
             _say(line)
     if args.json:
         sys.stdout.write(to_json(doc))

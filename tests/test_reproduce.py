@@ -21,6 +21,7 @@ from kfdviz.estimators import KernelFisherDiscriminant
 from kfdviz.experiments import methods as methods_module
 from kfdviz.experiments import run as run_module
 from kfdviz.experiments.crossval import fit_each_scorer, grid_search
+from kfdviz.experiments.methods import ProtocolOptions
 from kfdviz.experiments.protocol import median_choice
 from kfdviz.experiments.report import NOT_AVAILABLE, to_csv, to_json, to_markdown
 from kfdviz.experiments.run import reproduce
@@ -116,6 +117,7 @@ def test_protocol_matches_brute_force_gridsearchcv(tmp_path, small_kfd_grid):
         methods=["kfd"],
         cache_dir=tmp_path / "cache",
         progress=False,
+        options=ProtocolOptions(ties="first"),  # GridSearchCV's rule among equal scores
     )
     est = KernelFisherDiscriminant(kernel="rbf", threshold="margin-lp")
     choices, errors = [], []

@@ -63,9 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("table", choices=tuple(TABLES), help="the table to reproduce")
     parser.add_argument(
         "--data",
-        metavar="DIR",
+        metavar="PATH",
         default=os.environ.get("KFDVIZ_DATA_DIR"),
-        help="the benchmark data folder (NAME.npz per data set; default: $KFDVIZ_DATA_DIR)",
+        help="the benchmark data: benchmarks.mat, a folder of NAME_train_data_K.asc files or "
+        "of NAME.npz files; for the protocol table also one data file with --splits "
+        "(default: $KFDVIZ_DATA_DIR)",
     )
     parser.add_argument(
         "--datasets", type=_names, metavar="a,b", help="only these data sets (file names)"
@@ -184,7 +186,7 @@ def _say(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not args.data:
-        _say("error: give the benchmark data folder with --data DIR (or set KFDVIZ_DATA_DIR)")
+        _say("error: give the benchmark data with --data PATH (or set KFDVIZ_DATA_DIR)")
         return 2
     if args.scheduler and args.backend != "dask":
         _say("error: --scheduler names a Dask scheduler; add --backend dask")

@@ -133,20 +133,20 @@ def test_bad_benchmark_files_get_clear_errors(tmp_path):
 def write_csv(path, n=80, seed=0):
     x, t = pool(n, d=3, seed=seed)
     labels = np.where(t > 0, "yes", "no")
-    lines = ["a,b,c,label"] + [f"{r[0]},{r[1]},{r[2]},{lab}" for r, lab in zip(x, labels)]
+    lines = ["a,b,c,label"] + [f"{r[0]},{r[1]},{r[2]},{lab}" for r, lab in zip(x, labels, strict=True)]
     path.write_text("\n".join(lines) + "\n")
     return x, labels
 
 
 def test_random_splits_are_stratified_seeded_and_standardized(tmp_path):
-    x, labels = write_csv(tmp_path / "mine.csv")
+    _, labels = write_csv(tmp_path / "mine.csv")
     a = RandomSplits(tmp_path / "mine.csv", splits=3, seed=5)
     b = open_user_data(tmp_path / "mine.csv", splits=3, seed=5)
     assert a.names() == ["mine"] and a.realizations("mine") == [1, 2, 3]
     for r in (1, 2, 3):
         for u, v in zip(a.load("mine", r), b.load("mine", r), strict=True):
             np.testing.assert_array_equal(u, v)
-    X_train, y_train, X_test, y_test = a.load("mine", 1)
+    X_train, y_train, _, y_test = a.load("mine", 1)
     np.testing.assert_allclose(X_train.mean(axis=0), 0, atol=1e-12)
     np.testing.assert_allclose(X_train.std(axis=0), 1, atol=1e-12)
     positives = np.mean(labels == "yes")

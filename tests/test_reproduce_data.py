@@ -133,7 +133,9 @@ def test_bad_benchmark_files_get_clear_errors(tmp_path):
 def write_csv(path, n=80, seed=0):
     x, t = pool(n, d=3, seed=seed)
     labels = np.where(t > 0, "yes", "no")
-    lines = ["a,b,c,label"] + [f"{r[0]},{r[1]},{r[2]},{lab}" for r, lab in zip(x, labels, strict=True)]
+    lines = ["a,b,c,label"] + [
+        f"{r[0]},{r[1]},{r[2]},{lab}" for r, lab in zip(x, labels, strict=True)
+    ]
     path.write_text("\n".join(lines) + "\n")
     return x, labels
 
@@ -171,3 +173,24 @@ def test_the_protocol_table_runs_on_a_csv(tmp_path, small_kfd_grid):
     assert to_json(again) == to_json(doc)
     with pytest.raises(ValueError, match="protocol table"):
         reproduce("mika-table1", tmp_path / "mine.csv", splits=3, progress=False)
+
+
+def test_the_command_line_runs_the_protocol_table_and_prints_the_expected_time(tmp_path):
+    import subprocess
+    import sys
+
+    write_csv(tmp_path / "mine.csv", n=60)
+    command = [sys.executable, "-m", "kfdviz", "reproduce", "protocol", "--data"]
+    command += [str(tmp_path / "mine.csv"), "--splits", "2", "--seed", "3", "--methods", "kfd"]
+    command += ["--out", str(tmp_path / "out"), "--no-progress", "--expected-time", "1,4"]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "| Mine |" in proc.stdout or "| mine |" in proc.stdout
+    assert "expected on 4 workers" in proc.stderr and "tasks in 2 rounds" in proc.stderr
+    missing = subprocess.run(
+        [*command[:6], str(tmp_path / "mine.csv"), "--methods", "kfd", "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert missing.returncode == 1 and "--splits" in missing.stderr

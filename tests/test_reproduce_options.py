@@ -172,3 +172,45 @@ def test_both_tie_rules_choose_a_best_mean(ties):
     scores = np.array(list(itertools.product([0.5, 1.0], repeat=3)), dtype=float)
     chosen = choose_best(scores, None, ties)
     assert np.average(scores[chosen]) == 1.0
+
+
+def test_programs_that_search_their_own_width_do_not_wait_for_kfd(tmp_path, monkeypatch):
+    import dataclasses
+
+    from kfdviz.experiments import methods as methods_module
+    from kfdviz.experiments.run import reproduce
+
+    rng = np.random.RandomState(5)
+    n = 70
+    y = np.where(rng.rand(n) < 0.4, 1, -1).astype(np.int8)
+    X = rng.randn(n, 2) + 1.2 * y[:, None] * np.r_[1.0, 0.0]
+    orders = [rng.permutation(n) for _ in range(2)]
+    np.savez(
+        tmp_path / "banana.npz",
+        X=X,
+        y=y,
+        train_idx=np.array([o[:40] for o in orders]),
+        test_idx=np.array([o[40:] for o in orders]),
+        realizations=np.arange(1, 3),
+    )
+    skfd = dataclasses.replace(methods_module.METHODS["skfd"], grid=lambda d: {"mu": [0.01, 0.1]})
+    monkeypatch.setitem(methods_module.METHODS, "skfd", skfd)
+    monkeypatch.setattr(methods_module, "width_grid", lambda d: [1.0, 4.0])
+    timings: list = []
+    doc = reproduce(
+        "mika-table1",
+        tmp_path,
+        methods=["skfd"],
+        datasets=["banana"],
+        cache_dir=tmp_path / "c",
+        progress=False,
+        options=ProtocolOptions(program_width="search"),
+        timings=timings,
+    )
+    cell = doc["rows"][0]["cells"]["skfd"]["ours"]
+    assert cell["params"]["width"] in (1.0, 4.0)
+    assert {c["width"] for c in cell["cv_choices"]} <= {1.0, 4.0}
+    # no KFD task at all: two rounds, SKFD's folds (2 realizations x 5 folds x 2 widths), fits
+    assert [len(r) for r in timings] == [20, 2]
+    assert not list((tmp_path / "c").glob("banana/kfd"))
+    assert doc["protocol"]["options"]["program_width"] == "search"

@@ -21,6 +21,7 @@ from kfdviz.estimators import KernelFisherDiscriminant
 from kfdviz.experiments import methods as methods_module
 from kfdviz.experiments import run as run_module
 from kfdviz.experiments.crossval import fit_each_scorer, grid_search
+from kfdviz.experiments.methods import ProtocolOptions
 from kfdviz.experiments.protocol import median_choice
 from kfdviz.experiments.report import NOT_AVAILABLE, to_csv, to_json, to_markdown
 from kfdviz.experiments.run import reproduce
@@ -116,6 +117,7 @@ def test_protocol_matches_brute_force_gridsearchcv(tmp_path, small_kfd_grid):
         methods=["kfd"],
         cache_dir=tmp_path / "cache",
         progress=False,
+        options=ProtocolOptions(ties="first"),  # GridSearchCV's rule among equal scores
     )
     est = KernelFisherDiscriminant(kernel="rbf", threshold="margin-lp")
     choices, errors = [], []
@@ -173,7 +175,7 @@ class Interrupted(Exception):
 def counting(monkeypatch, fail_after=None):
     """Count the tasks computed (and stop the run after ``fail_after`` of them)."""
     calls = []
-    for name in ("cv_task", "eval_task"):
+    for name in ("cv_fold_task", "eval_task"):
         original = getattr(run_module, name)
 
         def wrapped(*args, _original=original, _name=name):
@@ -191,8 +193,9 @@ def test_an_interrupted_run_resumes_without_recomputing(tmp_path, monkeypatch, s
     kwargs = dict(
         datasets=["banana"], methods=["kfd", "skfd"], cache_dir=tmp_path / "c", progress=False
     )
-    # KFD: 3 CV + 3 fits; SKFD (KFD's width, 4 values of its C): 3 CV + 3 fits
-    total = 12
+    # KFD: 3 realizations x 5 folds x 3 widths + 3 fits; SKFD (KFD's width, its 4 C scored
+    # together): 3 x 5 folds + 3 fits
+    total = 45 + 3 + 15 + 3
     with monkeypatch.context() as m:
         first = counting(m, fail_after=5)
         with pytest.raises(Interrupted):
@@ -223,7 +226,7 @@ def test_a_changed_parameter_grid_is_not_read_from_the_store(tmp_path, monkeypat
         with monkeypatch.context() as m:
             calls = counting(m)
             doc = reproduce("mika-table1", tmp_path, **kwargs)
-        assert len(calls) == 4  # 2 CV + 2 fits each time
+        assert len(calls) == 12  # 2 realizations x 5 folds + 2 fits each time
         assert doc["rows"][0]["cells"]["kfd"]["ours"]["params"]["width"] == grid["width"][0]
 
 

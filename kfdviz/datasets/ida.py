@@ -3,7 +3,8 @@
 A folder holds one ``NAME.npz`` per data set with arrays ``X`` (all distinct points, already
 standardized), ``y`` (-1/+1), ``train_idx`` and ``test_idx`` (one row of indices into X per
 realization) and ``realizations`` (the original 1-based realization numbers). The package does
-not ship these files: callers pass the folder.
+not ship these files: callers pass the folder. The published layouts of the same data
+(``benchmarks.mat``, the ``NAME_train_data_K.asc`` files) are read by :mod:`.benchmark`.
 """
 
 from __future__ import annotations

@@ -63,6 +63,11 @@ class ResultStore:
         return self.folder / dataset / method / name
 
     def get(self, key: dict) -> dict | None:
+        entry = self.get_entry(key)
+        return None if entry is None else entry[0]
+
+    def get_entry(self, key: dict) -> tuple[dict, dict | None] | None:
+        """The stored result for ``key`` and the task's durations (None where not stored)."""
         path = self.path(key)
         try:
             with open(path, encoding="utf-8") as handle:
@@ -73,8 +78,12 @@ class ResultStore:
             return None  # unreadable (a foreign or damaged file): computed again, then replaced
         if stored.get("key") != json.loads(canonical(key)):
             return None
-        return stored.get("result")
+        return stored.get("result"), stored.get("seconds")
 
-    def put(self, key: dict, result: dict) -> Path:
-        text = json.dumps({"key": key, "result": result}, sort_keys=True, indent=1)
+    def put(self, key: dict, result: dict, seconds: dict | None = None) -> Path:
+        """Store ``result`` under ``key``, with the task's durations (``{"wall_s", "cpu_s"}``)."""
+        entry = {"key": key, "result": result}
+        if seconds is not None:
+            entry["seconds"] = seconds
+        text = json.dumps(entry, sort_keys=True, indent=1)
         return write_text_atomic(self.path(key), text)

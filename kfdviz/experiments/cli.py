@@ -41,13 +41,33 @@ def _positive(text: str) -> int:
     return value
 
 
+def _nu(text: str):
+    if text == "cv":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number in (0, 1] or 'cv', got {text!r}"
+        ) from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1] (or 'cv'), got {value}")
+    return value
+
+
+def _workers(text: str) -> list[int]:
+    return [_positive(part) for part in _names(text)]
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("table", choices=tuple(TABLES), help="the table to reproduce")
     parser.add_argument(
         "--data",
-        metavar="DIR",
+        metavar="PATH",
         default=os.environ.get("KFDVIZ_DATA_DIR"),
-        help="the benchmark data folder (NAME.npz per data set; default: $KFDVIZ_DATA_DIR)",
+        help="the benchmark data: benchmarks.mat, a folder of NAME_train_data_K.asc files or "
+        "of NAME.npz files; for the protocol table also one data file with --splits "
+        "(default: $KFDVIZ_DATA_DIR)",
     )
     parser.add_argument(
         "--datasets", type=_names, metavar="a,b", help="only these data sets (file names)"
@@ -92,6 +112,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--figure", metavar="FILE", help="also draw ours against the paper's (.svg, .png, .pdf)"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    group = parser.add_argument_group(
+        "protocol options", "what the papers leave open (docs/reproduce.md, Protocol)"
+    )
+    group.add_argument(
+        "--no-zero-mean",
+        action="store_true",
+        help="SKFD and LSKFD without NIPS 2001's class zero-mean constraints (4b)",
+    )
+    group.add_argument(
+        "--threshold-nu",
+        type=_nu,
+        default=0.1,
+        metavar="NU",
+        help="eq. (15)'s C = 1/(NU n), NU in (0, 1], or 'cv' to cross-validate it (default 0.1)",
+    )
+    group.add_argument(
+        "--program-width",
+        choices=("kfd", "search"),
+        default="kfd",
+        help="SKFD and LSKFD take KFD's width (default) or search their own",
+    )
+    group.add_argument(
+        "--ties",
+        choices=("median", "first"),
+        default="median",
+        help="equal cross-validated accuracies: the median of the non-constant tied candidates "
+        "(default) or the first in grid order (GridSearchCV's)",
+    )
+    group.add_argument(
+        "--splits",
+        type=_positive,
+        metavar="N",
+        help="protocol table: split one data file (CSV, TSV, svmlight) into N random "
+        "train/test realizations",
+    )
+    group.add_argument(
+        "--seed", type=int, default=0, help="protocol table: seed of the random splits (default 0)"
+    )
+    parser.add_argument(
+        "--expected-time",
+        type=_workers,
+        metavar="P,P",
+        help="after the run, print the expected wall time on P workers, simulated from the "
+        "stored durations of the table's tasks (e.g. 1,8,16,64)",
+    )
+    parser.add_argument(
+        "--time-measure",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="with --expected-time: the tasks' CPU seconds (default; independent of the "
+        "machine's load) or their wall seconds as measured",
+    )
 
 
 @contextlib.contextmanager
@@ -114,7 +186,7 @@ def _say(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not args.data:
-        _say("error: give the benchmark data folder with --data DIR (or set KFDVIZ_DATA_DIR)")
+        _say("error: give the benchmark data with --data PATH (or set KFDVIZ_DATA_DIR)")
         return 2
     if args.scheduler and args.backend != "dask":
         _say("error: --scheduler names a Dask scheduler; add --backend dask")
@@ -135,8 +207,17 @@ def run(args: argparse.Namespace) -> int:
         with _stdout_to_stderr() if args.json else contextlib.nullcontext():
             # The run loads the data sets, scikit-learn and joblib: for a run only, not for the
             # parser (`kfdviz --help`); imported here, what they print goes to stderr.
+            from .methods import ProtocolOptions
             from .report import to_csv, to_json, to_markdown
             from .run import reproduce
+
+            options = ProtocolOptions(
+                zero_mean=not args.no_zero_mean,
+                threshold_nu=args.threshold_nu,
+                program_width=args.program_width,
+                ties=args.ties,
+            )
+            timings: list = []
 
             doc = reproduce(
                 args.table,
@@ -149,6 +230,10 @@ def run(args: argparse.Namespace) -> int:
                 scheduler=args.scheduler,
                 cache_dir=cache,
                 progress=not args.no_progress,
+                options=options,
+                timings=timings,
+                splits=args.splits,
+                seed=args.seed,
             )
             written = _write_outputs(doc, out, to_markdown, to_csv, to_json)
             if args.figure:
@@ -165,6 +250,13 @@ def run(args: argparse.Namespace) -> int:
     for path in written:
         _say(f"wrote {path}")
     _say(f"{args.table} done in {seconds:.1f} s")
+    if args.expected_time:
+        from .schedule import describe, expected_times  # only for --expected-time
+
+        measure = f"{args.time_measure}_s"
+        times, summary = expected_times(timings, args.expected_time, measure)
+        for line in describe(times, summary, measure).splitlines():
+            _say(line)
     if args.json:
         sys.stdout.write(to_json(doc))
     else:

@@ -51,7 +51,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from ..core import fit_cache, tangents
 from ..core.mu_path import FAST_CONDITION, TridiagonalN
 from ..core.thresholds import fit_threshold, margin_lp_optimal_offsets
-from .crossval import FoldScorer, fit_each_scorer
+from .crossval import FoldScorer, constant_prediction, estimator_params, fit_each_scorer
 
 # A validation output this close to the threshold (relative to the largest training output)
 # is left to the estimator: the direction here and the estimator's Cholesky solve differ by up
@@ -109,11 +109,11 @@ def kfd_mu_path_scorer(estimator) -> FoldScorer:
     """
     fallback = fit_each_scorer(estimator)
 
-    def score(X_train, y_train, X_val, y_val, candidates: Sequence[dict]) -> list[float]:
+    def score(X_train, y_train, X_val, y_val, candidates: Sequence[dict]) -> list:
         fixed = {k: v for k, v in candidates[0].items() if k != "mu"}
         if any({k: v for k, v in c.items() if k != "mu"} != fixed for c in candidates):
             return fallback(X_train, y_train, X_val, y_val, candidates)
-        est = clone(estimator).set_params(**fixed)
+        est = clone(estimator).set_params(**estimator_params(fixed, len(y_train)))
         mus = [c.get("mu", est.mu) for c in candidates]
         if not _covered(est) or not all(isinstance(mu, int | float) for mu in mus):
             return fallback(X_train, y_train, X_val, y_val, candidates)
@@ -144,8 +144,9 @@ def kfd_mu_path_scorer(estimator) -> FoldScorer:
     return score
 
 
-def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
-    """Validation accuracy of the direction with training outputs z, as the estimator ends a fit.
+def _score_direction(est, z, z_val, s, classes, y_val) -> tuple | None:
+    """Validation accuracy of the direction with training outputs z, as the estimator ends a fit,
+    and whether it predicted one class for every validation point.
 
     None where round-off could decide the score, so that the estimator decides it: a validation
     output within ``TIE_TOLERANCE`` of the threshold. Data with few distinct points (titanic)
@@ -154,7 +155,7 @@ def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
     """
     gap = z[s > 0].mean() - z[s < 0].mean()
     if not np.isfinite(gap) or gap == 0:
-        return float("nan")  # the estimator refuses a direction that does not separate the means
+        return (float("nan"), False)  # the estimator refuses a direction that separates nothing
     z = z * (2.0 / gap)
     offset = -0.5 * (z[s > 0].mean() + z[s < 0].mean())
     z = z + offset
@@ -165,7 +166,7 @@ def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
         try:
             optimal = margin_lp_optimal_offsets(z, s, est.threshold_C)
         except ValueError:
-            return float("nan")  # eq. (15) unbounded for this C: the estimator refuses too
+            return (float("nan"), False)  # eq. (15) unbounded for this C: the estimator refuses
         if optimal is not None and np.all(np.isfinite(outputs)):
             # Every offset HiGHS may return lies in the interval (up to its tolerances and
             # the round-off between the two directions): if no validation output is near it,
@@ -173,14 +174,16 @@ def _score_direction(est, z, z_val, s, classes, y_val) -> float | None:
             lo, hi = optimal[0] - OFFSET_MARGIN * size, optimal[1] + OFFSET_MARGIN * size
             positive, negative = outputs + lo > 0, outputs + hi < 0
             if np.all(positive | negative):
-                return float(np.mean(classes[positive.astype(int)] == y_val))
+                pred = classes[positive.astype(int)]
+                return (float(np.mean(pred == y_val)), constant_prediction(pred))
     try:
         b = float(fit_threshold(est.threshold, z, s, margin_C=est.threshold_C))
     except (ValueError, ArithmeticError):
-        return float("nan")
+        return (float("nan"), False)
     outputs = outputs + b
     if not np.all(np.isfinite(outputs)):
-        return float("nan")
+        return (float("nan"), False)
     if np.any(np.abs(outputs) <= tol):
         return None
-    return float(np.mean(classes[(outputs > 0).astype(int)] == y_val))
+    pred = classes[(outputs > 0).astype(int)]
+    return (float(np.mean(pred == y_val)), constant_prediction(pred))

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from .methods import PARAM_SYMBOLS, get_method
+from .methods import DEFAULT_OPTIONS, PARAM_SYMBOLS, get_method
 from .protocol import N_CV_REALIZATIONS, N_FOLDS, OUTPUT_BINS, mean_and_se
 from .tables import DATASET_LABELS, PAPER_RUNS, TableSpec
 
@@ -103,11 +103,14 @@ def _distributions(cell) -> dict:
     return out
 
 
-def build_document(spec: TableSpec, datasets, methods, available, cells, version: str) -> dict:
+def build_document(
+    spec: TableSpec, datasets, methods, available, cells, version: str, options=None
+) -> dict:
+    options = options if options is not None else DEFAULT_OPTIONS
     columns = []
     for name in methods:
         m = get_method(name)
-        columns.append({"method": name, "label": m.label, "threshold": m.threshold})
+        columns.append({"method": name, "label": m.label, "threshold": m.threshold_text(options)})
     rows = []
     for dataset in datasets:
         row = {"dataset": dataset, "label": DATASET_LABELS.get(dataset, dataset)}
@@ -137,6 +140,7 @@ def build_document(spec: TableSpec, datasets, methods, available, cells, version
                 "cv_realizations": N_CV_REALIZATIONS,
                 "choice": "median of the cross-validated choices, per parameter",
                 "fold_seed": "the realization number (StratifiedKFold, shuffled)",
+                "options": options.as_dict(),
             },
             "columns": columns,
             "rows": rows,

@@ -8,6 +8,8 @@ and text no smaller than the painter's minimum.
 from __future__ import annotations
 
 import itertools
+import re
+from xml.etree import ElementTree
 
 import pytest
 from PySide6.QtCore import QRectF
@@ -329,3 +331,74 @@ def test_the_shown_box(box, keep, aspect, shown):
     from kfdviz.figure.paint_input import shown_box
 
     assert shown_box(box, keep, aspect) == pytest.approx(shown)
+
+
+# -- every preset as written: print-size text, plots with room, curves inside their axes ----------
+# A paper's column (3.5 in) and its full width (7 in) at 300 dpi; an SVG unit is a pixel.
+PRINT_SIZES = {"column": COLUMN, "double": (2100, 1400)}
+MIN_PRINT_PT = 6.5
+NUMBER_PAIR = re.compile(r"(-?[\d.]+(?:e-?\d+)?),(-?[\d.]+(?:e-?\d+)?)")
+
+
+@pytest.fixture(scope="module", params=sorted(PRINT_SIZES))
+def written(request, tmp_path_factory):
+    """Every preset rendered once to SVG at one print size: name -> (size name, the SVG's
+    root element, the painter's geometry)."""
+    folder = tmp_path_factory.mktemp(request.param)
+    out = {}
+    for name in presets.names():
+        path = folder / f"{name}.svg"
+        state = session.state_from_preset(name)
+        _, geometry = render.render_state(state, path, size=PRINT_SIZES[request.param], dpi=DPI)
+        out[name] = (request.param, ElementTree.parse(path).getroot(), geometry)
+    return out
+
+
+def _svg_texts(root) -> list[tuple[str, float]]:
+    return [
+        ("".join(e.itertext()).strip(), float(e.get("font-size")))
+        for e in root.iter()
+        if e.tag.endswith("}text") or e.tag == "text"
+    ]
+
+
+def _svg_polylines(root) -> list[list[tuple[float, float]]]:
+    """The SVG's open paths of straight lines (curves, level sets, axes; not the markers,
+    which are closed or round), as their vertices in pixels. The painter's paths carry no
+    transform of their own (checked: every group is an identity or a translation of text)."""
+    lines = []
+    for e in root.iter():
+        if not e.tag.endswith("path"):
+            continue
+        d = e.get("d", "")
+        if any(k in d for k in "CcZzQqAa"):
+            continue
+        points = [(float(a), float(b)) for a, b in NUMBER_PAIR.findall(d)]
+        if len(points) >= 2:
+            lines.append(points)
+    return lines
+
+
+def test_every_text_is_print_size(written):
+    """Tick labels, legends, axis titles, captions and colour bars: at least 6.5 pt at the
+    printed size (the SVG's units are pixels at 300 dpi)."""
+    for name, (size, root, _) in written.items():
+        texts = _svg_texts(root)
+        assert texts, name
+        small = [(t, round(px / DPI * 72, 2)) for t, px in texts if px / DPI * 72 < MIN_PRINT_PT]
+        assert not small, f"{name} at the {size} width: texts under {MIN_PRINT_PT} pt {small[:5]}"
+
+
+def test_no_curve_leaves_its_axes(written):
+    """Every line that enters a plot stays inside it: curves past a chart's fixed range and
+    level sets past a cut map end at the frame (the SVG has no clipping to hide them)."""
+    for name, (size, root, geometry) in written.items():
+        plots = [g.plot for g in geometry.panels if g.plot is not None]
+        for points in _svg_polylines(root):
+            for plot in plots:
+                inside = plot.adjusted(2, 2, -2, -2)
+                if not any(inside.contains(x, y) for x, y in points):
+                    continue
+                frame = plot.adjusted(-1.5, -1.5, 1.5, 1.5)
+                out = [(x, y) for x, y in points if not frame.contains(x, y)]
+                assert not out, f"{name} at the {size} width: a line leaves its plot at {out[:3]}"

@@ -217,6 +217,7 @@ def paint_figure(
                 legend=i not in outside,
             )
             geom.texts = list(c.texts)
+            geom.caption_lines = sum(color is not None for _, _, color in headers[i])
             geoms.append(geom)
     if items:
         _paint_legend(
@@ -226,7 +227,7 @@ def paint_figure(
     for line in note_lines:
         c.text(margin, y, line, note_font, theme.muted, valign="bottom")
         y += c.text_height(note_font)
-    return FigureGeometry(width, height, dpi, geoms)
+    return FigureGeometry(width, height, dpi, geoms, len(shared_lines))
 
 
 def _row_columns(c: _Canvas, plan: FigurePlan, members: list[int], cols: int):

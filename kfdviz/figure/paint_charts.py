@@ -119,7 +119,7 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF, *, legend: bool = True) 
         u, v = t.px(s.x, s.y)
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(col, 1.4, style=_PEN_STYLES[s.style]))
-        qp.drawPath(c.polyline_path(u, v))
+        qp.drawPath(c.polyline_path(u, v, rect))
         if s.markers:
             path = QPainterPath()
             for a, b in zip(u, v, strict=True):

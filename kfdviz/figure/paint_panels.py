@@ -171,7 +171,7 @@ def _paint_regression(
         u, v = t.px(svr.x, svr.y)
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(palette.class_color(1), 1.1, style=Qt.PenStyle.DashLine))
-        qp.drawPath(c.polyline_path(u, v))
+        qp.drawPath(c.polyline_path(u, v, t.rect))
     # samples
     test = np.asarray(r.test_mask)
     u, v = t.px(x, y)
@@ -190,7 +190,7 @@ def _paint_regression(
         uc, vc = t.px(curve.x, curve.y)
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(palette.class_color(0), 1.6))
-        qp.drawPath(c.polyline_path(uc, vc))
+        qp.drawPath(c.polyline_path(uc, vc, t.rect))
         if (
             curve.expansion_x is not None
             and len(curve.expansion_x)
@@ -362,7 +362,7 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
         qp.setBrush(Qt.BrushStyle.NoBrush)
         style = Qt.PenStyle.DashLine if cv.dashed else Qt.PenStyle.SolidLine
         qp.setPen(c.pen(col, 1.4, style=style))
-        qp.drawPath(c.polyline_path(u, v))
+        qp.drawPath(c.polyline_path(u, v, t.rect))
         for a, b in zip(u, v, strict=True):
             if math.isfinite(a) and math.isfinite(b):
                 m = _symbol_path(palette.class_symbol(j), c.pt(4.5))

@@ -62,6 +62,10 @@ MARGIN_PT = 5.0  # around the figure
 PANEL_GAP_PT = 10.0  # between panels and between rows
 SHARED_GAP_PT = 4.0  # between the panels of a row that shares one y axis
 ARRANGEMENTS = ("auto", "row", "column", "grid")
+# A panel's caption and measures take at most this many lines under its title (at a paper
+# column's size four captions of five lines each left the maps a third of the height); what does
+# not fit is said under the figure at its full width, after the panel's title.
+MAX_CAPTION_LINES = 3
 # The height a colour bar below a plot takes: its gap, the bar, tick labels and its title.
 BELOW_BAR_PT = COLORBAR_GAP_PT + COLORBAR_BELOW_WIDTH_PT + 2 * 7.5 * 1.2
 
@@ -159,16 +163,19 @@ def paint_figure(
     # each panel's header is as wide as its plot's column (the first of a shared row's
     # columns leaves the y axis's labels aside)
     header_widths = [columns[r][3] for r in range(rows) for _ in range(cols)][: len(plan.panels)]
-    shared_lines, headers = _headers(c, plan, header_widths, rows, cols)
+    shared_lines, headers, footnotes = _headers(c, plan, header_widths, rows, cols)
     for font, line, color in shared_lines:
         c.text(width / 2, top, line, font, color, align="center", valign="top")
         top += c.text_height(font)
     top += c.pt(2) if shared_lines else 0.0
     heights = [_header_height(c, h) for h in headers]
-    note_font, note_lines = c.font(7.5, italic=True), []
+    note_lines = _footnote_lines(c, footnotes, width - 2 * margin)
     if plan.note:
-        note_lines = c.wrap(plan.note, note_font, width - 2 * margin)
-    note_h = len(note_lines) * c.text_height(note_font) + (c.pt(2) if note_lines else 0.0)
+        note_font = c.font(7.5, italic=True)
+        note_lines += [
+            (note_font, line) for line in c.wrap(plan.note, note_font, width - 2 * margin)
+        ]
+    note_h = sum(c.text_height(f) for f, _ in note_lines) + (c.pt(2) if note_lines else 0.0)
 
     def legend_height(items) -> float:
         rows_ = _legend_rows(c, items, width - 2 * margin)
@@ -223,10 +230,10 @@ def paint_figure(
         _paint_legend(
             c, legend_rows, QRectF(margin, area.bottom() + c.pt(2), width - 2 * margin, legend_h)
         )
-    y = height - margin - (len(note_lines) - 1) * c.text_height(note_font)
-    for line in note_lines:
-        c.text(margin, y, line, note_font, theme.muted, valign="bottom")
-        y += c.text_height(note_font)
+    y = height - margin - sum(c.text_height(f) for f, _ in note_lines[1:])
+    for font, line in note_lines:
+        c.text(margin, y, line, font, theme.muted, valign="bottom")
+        y += c.text_height(font)
     return FigureGeometry(width, height, dpi, geoms, len(shared_lines))
 
 
@@ -362,11 +369,13 @@ def _paint_panel(
 
 
 def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols: int):
-    """The figure's shared caption line and each panel's header, as (font, line, colour) rows.
+    """The figure's shared caption line and each panel's header, as (font, line, colour) rows,
+    and the footnotes: the captions too long for their panel's header.
 
     What every panel's caption says is said once above the panels when that takes less room
     than saying it in each panel's header (:meth:`FigurePlan.captions`); panels of one row
-    share their header's height, so that their plots line up.
+    share their header's height, so that their plots line up. A panel's caption and measures
+    take at most :data:`MAX_CAPTION_LINES` lines (:func:`_header_within`).
     """
     panel_titles = titles_shown(plan.settings) != "none"
     width = c.width - 2 * c.pt(MARGIN_PT)
@@ -376,25 +385,62 @@ def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols:
         if shared:
             font, lines = c.fit_text(shared, 8.0, width)
             top = [(font, line, c.theme.muted) for line in lines]
-        headers = [
-            _header_lines(c, p, widths[i], panel_titles, caption=captions[i])
+        within = [
+            _header_within(c, p, widths[i], panel_titles, captions[i], i)
             for i, p in enumerate(plan.panels)
         ]
+        headers = [header for header, _ in within]
+        footnotes = [note for _, note in within if note]
         tall = sum(c.text_height(font) for font, _, _ in top) + (c.pt(2) if top else 0.0)
         tall += sum(_row_headers([_header_height(c, h) for h in headers], rows, cols))
-        return tall, top, headers
+        tall += sum(c.text_height(font) for font, _ in _footnote_lines(c, footnotes, width))
+        return tall, top, headers, footnotes
 
     whole = laid_out("", [p.caption for p in plan.panels])
     shared, captions = plan.captions(panel_titles)
     if shared:
         once = laid_out(shared, captions)
         if once[0] < whole[0]:
-            return once[1], once[2]
-    return whole[1], whole[2]
+            return once[1:]
+    return whole[1:]
+
+
+def _header_within(
+    c: _Canvas, panel: PanelPlan, width: float, titles: bool, caption: str, index: int
+) -> tuple[list, str]:
+    """A panel's header with at most :data:`MAX_CAPTION_LINES` lines of caption and measures,
+    and the footnote that says what did not fit ("" when all did): the measures go first, then
+    the caption, named by the panel's title (or its place, without titles)."""
+    kept = {"caption": caption, "measures": panel.measures}
+    moved: list[str] = []
+    while True:
+        rows = _header_lines(c, panel, width, titles, **kept)
+        muted = sum(color is not None for _, _, color in rows)
+        if muted <= MAX_CAPTION_LINES:
+            break
+        part = "measures" if kept["measures"] else "caption"
+        moved.insert(0, kept[part])
+        kept[part] = ""
+    if not moved:
+        return rows, ""
+    name = panel.title if titles and panel.title else f"Panel {index + 1}"
+    return rows, f"{name}: {' · '.join(moved)}"
+
+
+def _footnote_lines(c: _Canvas, footnotes: list[str], width: float) -> list:
+    """The footnotes as (font, line) rows, each wrapped to ``width``."""
+    font = c.font(8.0)
+    return [(font, line) for note in footnotes for line in c.wrap(note, font, width)]
 
 
 def _header_lines(
-    c: _Canvas, panel: PanelPlan, width: float, titles: bool = True, *, caption: str | None = None
+    c: _Canvas,
+    panel: PanelPlan,
+    width: float,
+    titles: bool = True,
+    *,
+    caption: str | None = None,
+    measures: str | None = None,
 ) -> list:
     """The header's (font, line, colour) rows: title, caption (``caption``: the part of the
     panel's own that the figure does not say once for all panels) and measures, wrapped."""
@@ -403,7 +449,10 @@ def _header_lines(
         # a little smaller on one line rather than wrapped: the row's plots keep that line
         font, lines = c.fit_text(panel.title, 10.5, width, bold=True, max_lines=1)
         rows += [(font, line, None) for line in lines]
-    for text in (panel.caption if caption is None else caption, panel.measures):
+    for text in (
+        panel.caption if caption is None else caption,
+        panel.measures if measures is None else measures,
+    ):
         if text:
             font, lines = c.fit_text(text, 8.0, width)
             rows += [(font, line, c.theme.muted) for line in lines]

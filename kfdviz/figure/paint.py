@@ -36,6 +36,7 @@ from .canvas import (
     Transform,
     _Canvas,
     _class_index,
+    type_scale,
 )
 from .errorbars import paint_errorbars
 from .paint_charts import chart_aspect, legend_entries, legend_fits, paint_chart
@@ -66,6 +67,11 @@ ARRANGEMENTS = ("auto", "row", "column", "grid")
 # column's size four captions of five lines each left the maps a third of the height); what does
 # not fit is said under the figure at its full width, after the panel's title.
 MAX_CAPTION_LINES = 3
+# A plot of a figure smaller than a slide is at least this tall (inches) where moving text out of
+# the panels' headers can make it so: first every panel's measures, then its caption go under
+# the figure (TEXT_LEVELS, tried in order).
+MIN_PLOT_IN = 0.8
+TEXT_LEVELS = ("headers", "measures below", "captions below")
 # The height a colour bar below a plot takes: its gap, the bar, tick labels and its title.
 BELOW_BAR_PT = COLORBAR_GAP_PT + COLORBAR_BELOW_WIDTH_PT + 2 * 7.5 * 1.2
 
@@ -104,18 +110,46 @@ def roomiest_arrangement(plan: FigurePlan, width: float, height: float, dpi: flo
     return own
 
 
-def _smallest_plot(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> float:
-    """The shorter side of the smallest plot when ``plan`` is laid out in ``shape``, in pixels
-    (painted on a one-pixel image: the layout is the same, the drawing is clipped away)."""
+def text_level_for(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> int:
+    """Which of :data:`TEXT_LEVELS` a figure of ``plan`` in ``shape`` is painted at: the first
+    whose every plot is at least :data:`MIN_PLOT_IN` tall (:func:`_plot_height`), else the one
+    with the tallest shortest plot. A figure a slide's size or larger keeps the text in the headers."""
+    if type_scale(width / dpi, height / dpi) >= 1.0:
+        return 0
+    tallest = []
+    for level in range(len(TEXT_LEVELS)):
+        geometry = _scratch_layout(plan, width, height, dpi, shape, level)
+        shortest = min((_plot_height(g) for g in geometry.panels if g.plot), default=0.0)
+        if shortest >= MIN_PLOT_IN * dpi:
+            return level
+        tallest.append(shortest)
+    return int(np.argmax(tallest))
+
+
+def _plot_height(g: PanelGeometry) -> float:
+    """How tall a panel's plot is: a map's, once its box takes its room's shape (as exports
+    fit it), the room's height."""
+    return g.free_room.height() if g.free_room is not None else g.plot.height()
+
+
+def _scratch_layout(plan, width, height, dpi, shape, text_level=0) -> FigureGeometry:
+    """The layout of ``plan`` in ``shape`` (painted on a one-pixel image: the layout is the
+    same, the drawing is clipped away)."""
     image = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)
     dots_per_metre = round(dpi / 0.0254)
     image.setDotsPerMeterX(dots_per_metre)
     image.setDotsPerMeterY(dots_per_metre)
     qp = QPainter(image)
     try:
-        geometry = paint_figure(qp, plan, width, height, dpi, shape=shape)
+        return paint_figure(qp, plan, width, height, dpi, shape=shape, text_level=text_level)
     finally:
         qp.end()
+
+
+def _smallest_plot(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> float:
+    """The shorter side of the smallest plot when ``plan`` is laid out in ``shape``, in
+    pixels."""
+    geometry = _scratch_layout(plan, width, height, dpi, shape)
     sides = [min(g.plot.width(), g.plot.height()) for g in geometry.panels if g.plot is not None]
     return min(sides, default=0.0)
 
@@ -128,6 +162,7 @@ def paint_figure(
     dpi: float,
     *,
     shape: tuple[int, int] | None = None,
+    text_level: int | None = None,
 ) -> FigureGeometry:
     """Draw ``plan`` into the rectangle (0, 0, width, height) of ``qp`` (pixels at ``dpi``).
 
@@ -135,10 +170,13 @@ def paint_figure(
     little) to their room, the legend breaks into lines, panels of a row that show the same
     input box share one y axis, and a colour bar goes beside or below its plot, whichever leaves
     the larger picture. Nothing is cut. ``shape``: (rows, columns) of the panels (default:
-    :func:`roomiest_arrangement`).
+    :func:`roomiest_arrangement`). ``text_level``: an index of :data:`TEXT_LEVELS`, which
+    text the headers keep (default: :func:`text_level_for`).
     """
     # measured (on scratch canvases) before this figure's canvas is made
     rows, cols = shape or roomiest_arrangement(plan, width, height, dpi)
+    if text_level is None:
+        text_level = text_level_for(plan, width, height, dpi, (rows, cols))
     theme = palette.theme(str(plan.settings.get("theme", "light")))
     c = _Canvas(qp, width, height, dpi, theme)
     qp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -163,7 +201,7 @@ def paint_figure(
     # each panel's header is as wide as its plot's column (the first of a shared row's
     # columns leaves the y axis's labels aside)
     header_widths = [columns[r][3] for r in range(rows) for _ in range(cols)][: len(plan.panels)]
-    shared_lines, headers, footnotes = _headers(c, plan, header_widths, rows, cols)
+    shared_lines, headers, footnotes = _headers(c, plan, header_widths, (rows, cols), text_level)
     for font, line, color in shared_lines:
         c.text(width / 2, top, line, font, color, align="center", valign="top")
         top += c.text_height(font)
@@ -368,15 +406,18 @@ def _paint_panel(
     return PanelGeometry(kind, cell)
 
 
-def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols: int):
+def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], shape, level: int = 0):
     """The figure's shared caption line and each panel's header, as (font, line, colour) rows,
     and the footnotes: the captions too long for their panel's header.
 
     What every panel's caption says is said once above the panels when that takes less room
     than saying it in each panel's header (:meth:`FigurePlan.captions`); panels of one row
     share their header's height, so that their plots line up. A panel's caption and measures
-    take at most :data:`MAX_CAPTION_LINES` lines (:func:`_header_within`).
+    take at most :data:`MAX_CAPTION_LINES` lines (:func:`_header_within`); from ``level`` 1
+    of :data:`TEXT_LEVELS` on every panel's measures, from 2 on its caption too, are said under
+    the figure.
     """
+    rows, cols = shape
     panel_titles = titles_shown(plan.settings) != "none"
     width = c.width - 2 * c.pt(MARGIN_PT)
 
@@ -386,7 +427,7 @@ def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols:
             font, lines = c.fit_text(shared, 8.0, width)
             top = [(font, line, c.theme.muted) for line in lines]
         within = [
-            _header_within(c, p, widths[i], panel_titles, captions[i], i)
+            _header_within(c, p, widths[i], panel_titles, captions[i], i, level)
             for i, p in enumerate(plan.panels)
         ]
         headers = [header for header, _ in within]
@@ -396,7 +437,7 @@ def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols:
         tall += sum(c.text_height(font) for font, _ in _footnote_lines(c, footnotes, width))
         return tall, top, headers, footnotes
 
-    whole = laid_out("", [p.caption for p in plan.panels])
+    whole = laid_out("", plan.unshared_captions(panel_titles))
     shared, captions = plan.captions(panel_titles)
     if shared:
         once = laid_out(shared, captions)
@@ -406,13 +447,21 @@ def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols:
 
 
 def _header_within(
-    c: _Canvas, panel: PanelPlan, width: float, titles: bool, caption: str, index: int
+    c: _Canvas,
+    panel: PanelPlan,
+    width: float,
+    titles: bool,
+    caption: str,
+    index: int,
+    level: int = 0,
 ) -> tuple[list, str]:
     """A panel's header with at most :data:`MAX_CAPTION_LINES` lines of caption and measures,
     and the footnote that says what did not fit ("" when all did): the measures go first, then
-    the caption, named by the panel's title (or its place, without titles)."""
-    kept = {"caption": caption, "measures": panel.measures}
-    moved: list[str] = []
+    the caption, named by the panel's title (or its place, without titles). ``level`` (of
+    :data:`TEXT_LEVELS`) 1 moves the measures whatever their length, 2 the caption too."""
+    kept = {"caption": caption if level < 2 else "", "measures": panel.measures}
+    kept["measures"] = panel.measures if level < 1 else ""
+    moved = [t for t in (caption if level >= 2 else "", panel.measures if level >= 1 else "") if t]
     while True:
         rows = _header_lines(c, panel, width, titles, **kept)
         muted = sum(color is not None for _, _, color in rows)
@@ -428,9 +477,12 @@ def _header_within(
 
 
 def _footnote_lines(c: _Canvas, footnotes: list[str], width: float) -> list:
-    """The footnotes as (font, line) rows, each wrapped to ``width``."""
+    """The footnotes as (font, line) rows: one paragraph wrapped to ``width``, its panels'
+    notes parted by dashes."""
+    if not footnotes:
+        return []
     font = c.font(8.0)
-    return [(font, line) for note in footnotes for line in c.wrap(note, font, width)]
+    return [(font, line) for line in c.wrap(" — ".join(footnotes), font, width)]
 
 
 def _header_lines(

@@ -20,6 +20,7 @@ from .axes import (
     _paint_axes,
     _plot_rect,
     _x_axis_room,
+    x_title_lines,
 )
 from .canvas import (
     BOTTOM_PT,
@@ -344,7 +345,7 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
     legend_w = c.pt(18) + max((c.text_width(cv.label, font) for cv, _ in series), default=0.0)
     xlabel = sw.label or sw.param
     probe = _plot_rect(c, inner, yrange=(lo, hi))
-    xfont, xlines = c.fit_text(xlabel, 8.5, max(probe.width(), c.pt(40)))
+    xfont, xlines = x_title_lines(c, xlabel, max(inner.width(), c.pt(40)))
     below_px = (len(xlines) - 1) * c.text_height(xfont)
     legend_below = legend_w > 0.7 * probe.width() or len(series) * line_h > 0.4 * probe.height()
     if legend_below:
@@ -370,7 +371,14 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
                 qp.setBrush(QBrush(c.color(col)))
                 qp.setPen(c.pen(theme.point_edge, 0.4))
                 qp.drawPath(m)
-    _paint_axes(c, t, xlabel, METRICS.get(panel.metric, panel.metric), log_x=sw.log)
+    _paint_axes(
+        c,
+        t,
+        xlabel,
+        METRICS.get(panel.metric, panel.metric),
+        log_x=sw.log,
+        title_span=(inner.left(), inner.right()),
+    )
     yy, left = rect.top() + c.pt(6), rect.left()
     if legend_below:
         yy = rect.bottom() + c.pt(BOTTOM_PT) + below_px - len(series) * line_h + 0.5 * line_h

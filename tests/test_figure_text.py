@@ -78,7 +78,9 @@ def test_a_single_panel_or_a_chart_shares_nothing(novelty_sweep):
     assert single.captions(panel_titles=False) == ("", [single.panels[0].caption])
     plan.panels[1].caption_parts = ()  # a caption in one piece (a chart's)
     shared, own = plan.captions()
-    assert shared == "" and own == [p.caption for p in plan.panels]
+    assert shared == "" and own == plan.unshared_captions()
+    assert own[1] == plan.panels[1].caption
+    assert [c.startswith("Gaussian kernel · q = 40") for c in own] == [True, False, True]
 
 
 def test_an_invariance_the_title_names_is_not_repeated():

@@ -148,10 +148,12 @@ def _scratch_layout(plan, width, height, dpi, shape, text_level=0) -> FigureGeom
 
 def _smallest_plot(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> float:
     """The shorter side of the smallest plot when ``plan`` is laid out in ``shape``, in
-    pixels."""
-    geometry = _scratch_layout(plan, width, height, dpi, shape)
-    sides = [min(g.plot.width(), g.plot.height()) for g in geometry.panels if g.plot is not None]
-    return min(sides, default=0.0)
+    pixels (a map's: its room's, which an export's map fills), at the text level that
+    :func:`text_level_for` would choose for that shape."""
+    level = text_level_for(plan, width, height, dpi, shape)
+    geometry = _scratch_layout(plan, width, height, dpi, shape, level)
+    rooms = [g.free_room or g.plot for g in geometry.panels if g.plot is not None]
+    return min((min(r.width(), r.height()) for r in rooms), default=0.0)
 
 
 def paint_figure(
@@ -360,10 +362,28 @@ def _place_maps(
         aspects = [(x1 - x0) / (y1 - y0) for x0, x1, y0, y1 in boxes]
         below = colorbars_below([rooms[i] for i in group], aspects)
         free_below = colorbars_below([rooms[i] for i in group], None)
+        if free_below and _too_short_below(c, [rooms[i] for i in group]):
+            below = free_below = False
         for i in group:
             free = rooms[i].below if free_below else rooms[i].beside
             places[i] = (rooms[i], below, free)
     return places
+
+
+def _too_short_below(c: _Canvas, rooms: list[MapRooms]) -> bool:
+    """Whether colour bars below these maps would leave them shorter than
+    :data:`MIN_PLOT_IN` on a figure smaller than a slide, where bars beside them leave them
+    taller and at least half that wide: there the height is what is short, and a map that fills
+    its room keeps its area."""
+    if c.scale >= 1.0 or any(room.below is None for room in rooms):
+        return False
+    low = min(room.below.height() for room in rooms)
+    narrowest = min(room.beside.width() for room in rooms)
+    return (
+        low < MIN_PLOT_IN * c.dpi
+        and min(room.beside.height() for room in rooms) > low
+        and narrowest >= 0.5 * MIN_PLOT_IN * c.dpi  # and not a sliver of a map beside a bar
+    )
 
 
 def _paint_panel(

@@ -229,12 +229,16 @@ def _paint_regression(
                 svr.title + (f" ({', '.join(extra)})" if extra else ""),
             )
         )
+    # a label wider than the plot (less its swatch) is wrapped, its lines right-aligned
+    room = rect.width() - c.pt(6 + 9 + 4)
     yy = rect.top() + c.pt(5)
     for kind, col, label in items:
-        xx = rect.right() - c.pt(6) - c.text_width(label, font)
+        lines = c.wrap(label, font, room)
+        xx = rect.right() - c.pt(6) - max(c.text_width(line, font) for line in lines)
         _legend_swatch(c, kind, col, QPointF(xx - c.pt(9), yy))
-        c.text(xx, yy, label, font, valign="center")
-        yy += c.text_height(font)
+        for line in lines:
+            c.text(xx, yy, line, font, valign="center")
+            yy += c.text_height(font)
     return PanelGeometry("regression", cell, rect, t)
 
 

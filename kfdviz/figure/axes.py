@@ -305,7 +305,13 @@ def _paint_axes(
         widest = max((c.text_width(tick_text(y, ystep), font) for y in yt), default=0.0)
         x = r.left() - tick - c.pt(4) - widest
         yfont = c.fitted_font(ylabel, 8.5, r.height())
-        c.text(x, r.center().y(), ylabel, yfont, align="center", valign="bottom", rotate=-90.0)
+        # a title longer than a short plot takes two lines, the second further out
+        lines = [ylabel]
+        if c.text_width(ylabel, yfont) > r.height():
+            lines = c.balanced(ylabel, yfont, c.wrap(ylabel, yfont, r.height()), r.height())
+        for line in lines[::-1] if len(lines) == 2 else [ylabel]:
+            c.text(x, r.center().y(), line, yfont, align="center", valign="bottom", rotate=-90.0)
+            x -= c.text_height(yfont)
 
 
 def x_title_lines(c: _Canvas, title: str, room: float) -> tuple[QFont, list[str]]:

@@ -346,14 +346,20 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
     # The x title's second line and a legend too wide for the plot go below the axis.
     font = c.font(7.0)
     line_h = c.text_height(font) + c.pt(1)
-    legend_w = c.pt(18) + max((c.text_width(cv.label, font) for cv, _ in series), default=0.0)
+    # below the axis a label wider than the panel (less its swatch) is wrapped
+    labels = [c.wrap(cv.label, font, inner.width() - c.pt(18)) for cv, _ in series]
+    legend_w = c.pt(18) + max(
+        (c.text_width(line, font) for lines in labels for line in lines), default=0.0
+    )
     xlabel = sw.label or sw.param
     probe = _plot_rect(c, inner, yrange=(lo, hi))
     xfont, xlines = x_title_lines(c, xlabel, max(inner.width(), c.pt(40)))
     below_px = (len(xlines) - 1) * c.text_height(xfont)
     legend_below = legend_w > 0.7 * probe.width() or len(series) * line_h > 0.4 * probe.height()
     if legend_below:
-        below_px += len(series) * line_h + c.pt(3)
+        below_px += sum(len(lines) for lines in labels) * line_h + c.pt(3)
+    else:
+        labels = [[cv.label] for cv, _ in series]
     rect = _plot_rect(c, inner, yrange=(lo, hi), below=below_px / c.pt(1))
     if sw.log:
         x0, x1 = float(xs.min()) / 1.5, float(xs.max()) * 1.5
@@ -385,13 +391,20 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
     )
     yy, left = rect.top() + c.pt(6), rect.left()
     if legend_below:
-        yy = rect.bottom() + c.pt(BOTTOM_PT) + below_px - len(series) * line_h + 0.5 * line_h
+        yy = (
+            rect.bottom()
+            + c.pt(BOTTOM_PT)
+            + below_px
+            - sum(len(lines) for lines in labels) * line_h
+            + 0.5 * line_h
+        )
         left = inner.left() + max(0.0, min(rect.left() - inner.left(), inner.width() - legend_w))
     for j, (cv, _) in enumerate(series):
         xx = left + c.pt(18)
         _legend_swatch(
             c, "dash" if cv.dashed else "line", palette.class_color(j), QPointF(xx - c.pt(8), yy)
         )
-        c.text(xx, yy, cv.label, font, valign="center")
-        yy += c.text_height(font) + c.pt(1)
+        for line in labels[j]:
+            c.text(xx, yy, line, font, valign="center")
+            yy += line_h
     return PanelGeometry("sweep", cell, rect, t)

@@ -148,12 +148,11 @@ def _scratch_layout(plan, width, height, dpi, shape, text_level=0) -> FigureGeom
 
 def _smallest_plot(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> float:
     """The shorter side of the smallest plot when ``plan`` is laid out in ``shape``, in
-    pixels (a map's: its room's, which an export's map fills), at the text level that
-    :func:`text_level_for` would choose for that shape."""
+    pixels, at the text level that :func:`text_level_for` would choose for that shape."""
     level = text_level_for(plan, width, height, dpi, shape)
     geometry = _scratch_layout(plan, width, height, dpi, shape, level)
-    rooms = [g.free_room or g.plot for g in geometry.panels if g.plot is not None]
-    return min((min(r.width(), r.height()) for r in rooms), default=0.0)
+    sides = [min(g.plot.width(), g.plot.height()) for g in geometry.panels if g.plot is not None]
+    return min(sides, default=0.0)
 
 
 def paint_figure(

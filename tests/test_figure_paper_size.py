@@ -443,7 +443,7 @@ def test_every_caption_takes_at_most_three_lines_at_a_column(at_a_column):
         pytest.param(
             name,
             marks=pytest.mark.xfail(
-                strict=True, reason="four panels too crowded for 0.8 in plots at 3.5 in"
+                strict=True, reason="too crowded for 0.8 in plots at 3.5 in (CROWDED_AT_A_COLUMN)"
             ),
         )
         if name in CROWDED_AT_A_COLUMN

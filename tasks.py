@@ -10,10 +10,13 @@ Standard library only, so that a fresh machine with nothing but python3 can run 
                                        (lint-imports, contracts in pyproject.toml)
     python3 tasks.py package [ARGS...] build the desktop bundle dist/kfdviz/ with PyInstaller
                                        (packaging/kfdviz.spec; ARGS go to pyinstaller)
+    python3 tasks.py docs              build the API reference (Sphinx, docs/api/) into
+                                       build/docs/html, any warning an error, and run the
+                                       examples page's code
 
 The virtualenv lives in `.venv` beside this file. The project is installed into it in editable
 mode: `run` installs the application alone, `test` and `lint` add the `test` extra, `package` the
-`package` extra. An install is skipped while pyproject.toml is unchanged since the last one and
+`package` extra, `docs` the `docs` extra. An install is skipped while pyproject.toml is unchanged since the last one and
 the extras asked for are in (a stamp file in .venv remembers both).
 """
 
@@ -372,11 +375,41 @@ def cmd_package(args):
     say(f"{bundle}: {size / 2**20:.0f} MiB in {files} files; the app: {bundle}/kfdviz")
 
 
+DOCS = os.path.join(REPO, "docs", "api")
+DOCS_OUT = os.path.join(REPO, "build", "docs")
+
+
+def cmd_docs(args):
+    """The API reference as HTML, then the examples page's code under the doctest builder.
+
+    ``-W --keep-going``: every warning is reported, and any fails the build. ``-q``: only
+    warnings and errors are printed, so that CI's log stays short. Nothing is fetched from the
+    network (docs/api/conf.py uses no intersphinx).
+    """
+    python = ensure_venv(("docs",))
+    env = dict(os.environ)
+    # The package is imported to read its docstrings; no figure is drawn, but Qt must not look
+    # for a display should a module start it.
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sphinx = [python, "-m", "sphinx", "-W", "--keep-going", "-q", *args]
+    for builder in ("html", "doctest"):
+        say(f"building the docs: {builder}")
+        out = os.path.join(DOCS_OUT, builder)
+        doctrees = os.path.join(DOCS_OUT, "doctrees")
+        code = subprocess.run(
+            [*sphinx, "-b", builder, "-d", doctrees, DOCS, out], cwd=REPO, env=env
+        ).returncode
+        if code != 0:
+            fail(f"sphinx-build -b {builder} failed (exit {code})", code)
+    say("the API reference: " + os.path.join(DOCS_OUT, "html", "index.html"))
+
+
 COMMANDS = {
     "run": (cmd_run, "set up .venv and start the app: kfdviz ARGS..."),
     "test": (cmd_test, "set up .venv and system packages, run all tests under a virtual display"),
     "lint": (cmd_lint, "ruff check, ruff format --check and the import layers (lint-imports)"),
     "package": (cmd_package, "build the one-folder desktop bundle dist/kfdviz/ (PyInstaller)"),
+    "docs": (cmd_docs, "build the API reference (Sphinx, no warnings) and run its examples"),
 }
 
 

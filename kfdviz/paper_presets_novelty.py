@@ -119,7 +119,7 @@ def _roc_charts(X, y, test_mask) -> list[Chart]:
         ),
         Chart(
             "lines",
-            title="Area under the ROC curve against σ",
+            title="AUC against σ",
             caption=f"q = {ROC_Q}, ν = {ROC_NU:g}",
             series=tuple(by_sigma),
             xlabel="σ (Gaussian exp(−‖x−z‖²/(2σ²)))",
@@ -131,7 +131,7 @@ def _roc_charts(X, y, test_mask) -> list[Chart]:
         ),
         Chart(
             "lines",
-            title="Area under the ROC curve against q",
+            title="AUC against q",
             caption=f"KPCA, {_hoffmann_c(ROC_SIGMA)}",
             series=tuple(by_q),
             xlabel="q (principal components kept)",

@@ -72,10 +72,15 @@ def test_what_every_panel_shares_is_said_once(novelty_sweep):
 def test_a_single_panel_or_a_chart_shares_nothing(novelty_sweep):
     plan = render.figure_plan(novelty_sweep)
     single = plan.single_panels()[0]
-    assert single.captions() == ("", [single.panels[0].caption])
+    # alone, a panel keeps its caption, less what its title says (the width)
+    assert single.panels[0].title.startswith("c = 0.005")
+    assert single.captions() == ("", ["Gaussian kernel · q = 40 · outside fraction 1 %"])
+    assert single.captions(panel_titles=False) == ("", [single.panels[0].caption])
     plan.panels[1].caption_parts = ()  # a caption in one piece (a chart's)
     shared, own = plan.captions()
-    assert shared == "" and own == [p.caption for p in plan.panels]
+    assert shared == "" and own == plan.unshared_captions()
+    assert own[1] == plan.panels[1].caption
+    assert [c.startswith("Gaussian kernel · q = 40") for c in own] == [True, False, True]
 
 
 def test_an_invariance_the_title_names_is_not_repeated():

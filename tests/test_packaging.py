@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import kfdviz
+import kfdviz.estimators
 from kfdviz import cli, desktop, resources
 
 REPO = Path(__file__).resolve().parents[1]
@@ -385,6 +387,67 @@ def test_the_wheel_and_the_sdist_carry_the_resources(distributions):
     with tarfile.open(distributions["sdist"]) as sdist:
         members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if "/" in m.name}
     assert {f"kfdviz/resources/{e}" for e in expected} <= members
+
+
+def _wheel_metadata(wheel: Path):
+    """The wheel's METADATA, parsed as the email-header document it is."""
+    from email.parser import Parser
+
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        return Parser().parsestr(archive.read(name).decode())
+
+
+@pytest.mark.slow
+def test_the_wheel_describes_the_project_for_a_package_index(distributions):
+    meta = _wheel_metadata(distributions["wheel"])
+    classifiers = set(meta.get_all("Classifier"))
+    assert {
+        "Environment :: X11 Applications :: Qt",
+        "Intended Audience :: Science/Research",
+        "Operating System :: POSIX :: Linux",
+        "Programming Language :: Python :: 3.11",
+        "Topic :: Scientific/Engineering :: Visualization",
+    } <= classifiers
+    assert any(c.startswith("Development Status :: ") for c in classifiers)
+    # every Python version named is one the package allows
+    requires = meta["Requires-Python"]
+    assert requires == ">=3.11"
+    versions = [c.rsplit(" ", 1)[1] for c in classifiers if re.fullmatch(r".*:: 3\.\d+", c)]
+    assert versions and all(tuple(map(int, v.split("."))) >= (3, 11) for v in versions)
+    keywords = meta["Keywords"].split(",")
+    assert {"kernel PCA", "kernel Fisher discriminant", "scikit-learn"} <= set(keywords)
+    # the README is the package page, and it names every estimator
+    assert meta["Description-Content-Type"] == "text/markdown"
+    page = meta.get_payload()
+    for name in kfdviz.estimators.__all__:
+        assert f"`{name}`" in page, name
+    # a project URL is a real address, never a placeholder
+    for entry in meta.get_all("Project-URL") or []:
+        url = entry.split(",", 1)[1].strip()
+        assert url.startswith("https://") and not re.search(r"OWNER|example\.|TODO|XXX", url)
+
+
+def test_the_citation_file_is_valid_citation_file_format():
+    """CITATION.cff: version 1.2.0 of the format, with the keys it requires, citing the
+    software at the package's version, and each paper in full enough to find it."""
+    yaml = pytest.importorskip("yaml", reason="PyYAML comes with the test extra")
+    cff = yaml.safe_load((REPO / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0"
+    assert {"cff-version", "message", "title", "authors"} <= set(cff)
+    assert cff["type"] == "software"
+    assert str(cff["version"]) == kfdviz.__version__
+    assert cff["license"] == "BSD-3-Clause"
+    assert all("name" in a or "family-names" in a for a in cff["authors"])
+    references = cff["references"]
+    assert len(references) >= 5
+    for ref in references:
+        assert {"type", "title", "authors", "year"} <= set(ref), ref.get("title")
+        assert ref["authors"] and all("family-names" in a for a in ref["authors"])
+        assert isinstance(ref["year"], int) and 1990 < ref["year"] < 2030
+    titles = " ".join(r["title"] for r in references)
+    for paper in ("Rayleigh Coefficients", "Mathematical Programming", "Novelty Detection"):
+        assert paper in titles
 
 
 @pytest.mark.slow

@@ -131,8 +131,8 @@ class KernelFisherDiscriminant(
     loss : {"squared", "absolute", "epsilon-insensitive", "huber"} or None, default=None
         The loss L(xi) on the residuals of the programs ("qp", "sparse", "linear-sparse"),
         the noise models of NIPS 2001's Table 1: ||xi||^2 (Gaussian), ||xi||_1 (Laplacian),
-        sum max(0, |xi_i| - 0.1) (epsilon-insensitive, epsilon = 0.1) or Huber's loss
-        xi^2 / 2 for |xi| <= 1 and |xi| - 1/2 beyond. None uses each program's own: squared
+        sum max(0, abs(xi_i) - 0.1) (epsilon-insensitive, epsilon = 0.1) or Huber's loss
+        xi^2 / 2 for abs(xi) <= 1 and abs(xi) - 1/2 beyond. None uses each program's own: squared
         for "qp" and "sparse" (eqs. 9, 12), absolute for "linear-sparse" (eq. 14). Not used by
         the other formulations.
     zero_mean_constraints : bool, default=False
@@ -198,7 +198,7 @@ class KernelFisherDiscriminant(
         ``"objective_path"``.
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features, when X has string column names.
 
     See Also
@@ -717,7 +717,7 @@ class KernelFisherDiscriminant(
 
         The training outputs of each class are modelled as 1-D Gaussians with a pooled
         variance (TPAMI sec. 3): the posterior of ``classes_[1]`` is the logistic function of
-        slope (m_+ - m_-) / variance in ``decision_function``, so that it is 1/2 at the
+        slope ``(m_+ - m_-) / variance`` in ``decision_function``, so that it is 1/2 at the
         threshold. More classes: ``multi_class="ovr"`` takes a softmax of the one-vs-rest
         outputs with the mean of their slopes; "gda" one of unit-variance Gaussians about the
         class centroids in the discriminant features.

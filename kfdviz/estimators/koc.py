@@ -48,7 +48,7 @@ class KernelOrthogonalCentroid(
         nearly parallel in feature space) and ``"warnings"`` (list of str).
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features, when X has string column names.
 
     See Also

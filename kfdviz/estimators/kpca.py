@@ -59,7 +59,7 @@ class KernelPCA(
 
     Attributes
     ----------
-    eigenvalues_ : ndarray of shape (n_components_,)
+    eigenvalues_ : ndarray of shape (``n_components_``,)
         The leading eigenvalues of the centred Gram matrix H K H, H = I - 11'/n, in descending
         order (as scikit-learn's ``KernelPCA.eigenvalues_``; the feature variances times n).
     expansion_ : Expansion
@@ -74,7 +74,7 @@ class KernelPCA(
         (list of str).
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features, when X has string column names.
 
     See Also
@@ -201,7 +201,7 @@ class KernelPCA(
 
         Returns
         -------
-        ndarray of shape (n_samples, n_components_)
+        ndarray of shape (n_samples, ``n_components_``)
             The feature values f_l(x), the projections onto the principal axes in feature space.
 
         Raises
@@ -260,7 +260,7 @@ class OrientedKernelPCA(
         The features as kernel expansions over the expansion points (the training points, and
         with ``expand_transformed`` the transformed points), each centred on the training
         points by its offset.
-    rayleigh_values_ : ndarray of shape (n_components_,)
+    rayleigh_values_ : ndarray of shape (``n_components_``,)
         The Rayleigh coefficient a'Ma / a'(TT' + mu K)a of each feature, descending.
     n_components_ : int
         Number of features extracted.
@@ -276,7 +276,7 @@ class OrientedKernelPCA(
         str; e.g. features with no variance on the training data).
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features, when X has string column names.
 
     See Also
@@ -493,7 +493,7 @@ class OrientedKernelPCA(
 
         Returns
         -------
-        ndarray of shape (n_samples, n_components_)
+        ndarray of shape (n_samples, ``n_components_``)
             The feature values f_l(x) = (w_l . Phi(x)) + offset_l, each centred on the training
             points.
 

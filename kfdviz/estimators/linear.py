@@ -64,7 +64,7 @@ class LinearPCA(TransformerMixin, BaseEstimator):
         centres are directions, not training points).
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features; defined only when X has feature names that are all
         strings.
 
@@ -196,7 +196,7 @@ class LinearDiscriminant(ClassifierMixin, TransformerMixin, BaseEstimator):
         directions, not training points).
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features; defined only when X has feature names that are all
         strings.
 
@@ -394,7 +394,7 @@ class TruncatedSVDEmbedding(TransformerMixin, BaseEstimator):
         centres are the singular vectors, not training points).
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features; defined only when X has feature names that are all
         strings.
 

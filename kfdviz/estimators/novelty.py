@@ -52,7 +52,7 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
     mean_expansion_ : Expansion
         -(2/n) sum_i k(z, x_i) + (1/n^2) sum_ij k(x_i, x_j): the squared feature-space distance
         to the training mean, less k(z, z).
-    eigenvalues_ : ndarray of shape (n_components_,)
+    eigenvalues_ : ndarray of shape (``n_components_``,)
         The leading eigenvalues of the centred Gram matrix, descending.
     n_components_ : int
         The q actually used.
@@ -62,7 +62,7 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
         ``"spectrum"`` (the computed eigenvalues) and ``"warnings"`` (list of str).
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features, when X has string column names.
 
     See Also
@@ -75,7 +75,7 @@ class KernelPCANoveltyDetector(OutlierMixin, KernelEstimatorMixin, BaseEstimator
     Notes
     -----
     Hoffmann's measure of novelty [1]_ is the squared distance of Phi(z) to the principal
-    subspace of the mapped training data, the reconstruction error
+    subspace of the mapped training data, the reconstruction error::
 
         p(z) = p_S(z) - sum_{l <= q} f_l(z)^2,
         p_S(z) = ||Phi(z) - mean||^2

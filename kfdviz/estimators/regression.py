@@ -70,7 +70,7 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
     Attributes
     ----------
     expansion_ : Expansion
-        f(x) = sum_j coef_j k(z_j, x) + intercept_, over the centers with non-zero coefficients.
+        f(x) = sum_j coef_j k(z_j, x) + ``intercept_``, over the centers with non-zero coefficients.
     intercept_ : float
         The offset b.
     sparsity_ : float
@@ -237,7 +237,7 @@ class KernelFisherRegressor(RegressorMixin, KernelEstimatorMixin, BaseEstimator)
         Returns
         -------
         ndarray of shape (n_samples,)
-            The fitted function f(x) = sum_j coef_j k(z_j, x) + intercept_.
+            The fitted function f(x) = sum_j coef_j k(z_j, x) + ``intercept_``.
         """
         check_is_fitted(self, "expansion_")
         X = self._check_X(X, reset=False)

@@ -122,7 +122,7 @@ class SupportVectorClassifier(ClassifierMixin, _SVMBase):
         Two classes only: the points the expansion runs over, the support vectors.
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features; defined only when X has feature names that are all
         strings.
 
@@ -299,14 +299,14 @@ class OneClassSupportVector(OutlierMixin, _SVMBase):
     offset_ : float
         rho: ``decision_function = score_samples - offset_``.
     expansion_ : Expansion
-        f(x) = sum_i dual_coef_i k(sv_i, x) - offset_, equal to ``decision_function``.
+        f(x) = sum_i dual_coef_i k(sv_i, x) - ``offset_``, equal to ``decision_function``.
     dual_coef_ : ndarray of shape (n_SV,)
         The expansion's coefficients a_i.
     expansion_points_ : ndarray of shape (n_SV, n_features)
         The points the expansion runs over, the support vectors.
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features; defined only when X has feature names that are all
         strings.
 
@@ -487,7 +487,7 @@ class SupportVectorRegressor(RegressorMixin, _SVMBase):
         The points the expansion runs over, the support vectors.
     n_features_in_ : int
         Number of input features.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features_in,)
         Names of the input features; defined only when X has feature names that are all
         strings.
 

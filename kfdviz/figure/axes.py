@@ -237,7 +237,11 @@ def _paint_axes(
     *,
     log_x: bool = False,
     ytick_labels: bool = True,
+    title_span: tuple[float, float] | None = None,
 ) -> None:
+    """The frame, ticks, tick labels and axis titles of the plot ``t.rect``. ``title_span``:
+    the (left, right) pixels the x title's lines may take (default: the plot's width), each
+    line centred under the plot as far as that span allows."""
     qp, r, theme = c.qp, t.rect, c.theme
     qp.setBrush(Qt.BrushStyle.NoBrush)
     qp.setPen(c.pen(theme.foreground, 0.7))
@@ -287,19 +291,34 @@ def _paint_axes(
             )
     qp.drawPath(path)
     if xlabel:
-        # A title wider than the plot is set smaller or on two lines (the caller leaves room).
-        room = max(r.width(), c.pt(40))
-        xfont = c.fitted_font(xlabel, 8.5, room)
-        lines = [xlabel] if c.text_width(xlabel, xfont) <= room else c.wrap(xlabel, xfont, room)
+        # A title wider than its room is set smaller or on more lines (the caller leaves room).
+        left, right = title_span or (r.left(), r.right())
+        room = max(right - left, c.pt(40))
+        xfont, lines = x_title_lines(c, xlabel, room)
         y = r.bottom() + tick + c.pt(2) + c.text_height(font)
         for line in lines:
-            c.text(r.center().x(), y, line, xfont, align="center", valign="top")
+            half = 0.5 * c.text_width(line, xfont)
+            x = min(max(r.center().x(), left + half), right - half) if title_span else None
+            c.text(r.center().x() if x is None else x, y, line, xfont, align="center", valign="top")
             y += c.text_height(xfont)
     if ylabel and ytick_labels:
         widest = max((c.text_width(tick_text(y, ystep), font) for y in yt), default=0.0)
         x = r.left() - tick - c.pt(4) - widest
         yfont = c.fitted_font(ylabel, 8.5, r.height())
-        c.text(x, r.center().y(), ylabel, yfont, align="center", valign="bottom", rotate=-90.0)
+        # a title longer than a short plot takes two lines, the second further out
+        lines = [ylabel]
+        if c.text_width(ylabel, yfont) > r.height():
+            lines = c.balanced(ylabel, yfont, c.wrap(ylabel, yfont, r.height()), r.height())
+        for line in lines[::-1] if len(lines) == 2 else [ylabel]:
+            c.text(x, r.center().y(), line, yfont, align="center", valign="bottom", rotate=-90.0)
+            x -= c.text_height(yfont)
+
+
+def x_title_lines(c: _Canvas, title: str, room: float) -> tuple[QFont, list[str]]:
+    """The font and lines of an x axis title within ``room`` pixels: one line, set a little
+    smaller where that fits, else wrapped."""
+    font = c.fitted_font(title, 8.5, room)
+    return font, [title] if c.text_width(title, font) <= room else c.wrap(title, font, room)
 
 
 def marker_pt(n: int) -> float:

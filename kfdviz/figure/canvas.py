@@ -44,7 +44,7 @@ HEADER_PT = {"title": 10.5, "line": 8.0}
 # text by the figure's scale but never below MIN_TEXT_PT (a little more for the larger roles, so
 # titles stay above captions), spacing with the text, lines and markers with the figure down to
 # MIN_LINE_SCALE of their size.
-MIN_TEXT_PT = 6.0
+MIN_TEXT_PT = 6.5
 MIN_LINE_SCALE = 0.6
 
 
@@ -54,8 +54,10 @@ def type_scale(width_in: float, height_in: float) -> float:
 
 
 def font_points(size_pt: float, scale: float) -> float:
-    """The size a nominal ``size_pt`` font is set at on a figure of ``scale``."""
-    return max(size_pt * scale, min(size_pt, MIN_TEXT_PT + 0.35 * (size_pt - 7.5)))
+    """The size a nominal ``size_pt`` font is set at on a figure of ``scale``: never below
+    ``MIN_TEXT_PT`` (what journals ask of a figure at its printed size, with a little to
+    spare), the roles larger than the body text (7.5 pt nominal) a little above it."""
+    return max(size_pt * scale, MIN_TEXT_PT + 0.35 * max(size_pt - 7.5, 0.0))
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,8 @@ class PanelGeometry:
     # (where the colour bar would go then), the shape an export fits the box to.
     room: QRectF | None = None
     free_room: QRectF | None = None
+    # The lines of the panel's caption and measures under its title, as painted.
+    caption_lines: int = 0
 
 
 @dataclass
@@ -107,6 +111,8 @@ class FigureGeometry:
     height: float
     dpi: float
     panels: list[PanelGeometry]
+    # The lines of the caption said once above the panels (what they share).
+    shared_lines: int = 0
 
 
 def _unbroken(paragraph: str) -> list[str]:
@@ -150,7 +156,10 @@ class _Canvas:
     def font(self, size_pt: float, bold: bool = False, italic: bool = False) -> QFont:
         f = QFont()
         f.setFamilies(FONT_FAMILIES)
-        f.setPixelSize(max(1, round(font_points(size_pt, self.scale) * self.s)))
+        # Whole pixels, rounded up: a text is never set below its size (nor below MIN_TEXT_PT,
+        # however much a fitted text shrinks).
+        points = max(font_points(size_pt, self.scale), MIN_TEXT_PT)
+        f.setPixelSize(max(1, math.ceil(points * self.s - 1e-6)))
         f.setBold(bold)
         f.setItalic(italic)
         return f
@@ -295,8 +304,9 @@ class _Canvas:
 
     # paths -------------------------------------------------------------------------------------
     @staticmethod
-    def polyline_path(u: np.ndarray, v: np.ndarray) -> QPainterPath:
-        """One path through the points, broken at NaN (separate pieces of a level set)."""
+    def polyline_path(u: np.ndarray, v: np.ndarray, clip: QRectF | None = None) -> QPainterPath:
+        """One path through the points, broken at NaN (separate pieces of a level set);
+        with ``clip``, only its parts inside that rectangle (:func:`clipped`)."""
         path = QPainterPath()
         pen_down = False
         for a, b in zip(u.tolist(), v.tolist(), strict=True):
@@ -308,7 +318,61 @@ class _Canvas:
             else:
                 path.moveTo(a, b)
                 pen_down = True
-        return path
+        return path if clip is None else clipped(path, clip)
+
+
+def _clip_segment(x0, y0, x1, y1, rect: QRectF):
+    """The part of the segment (x0, y0)-(x1, y1) inside ``rect`` as (t0, t1), the fractions of
+    the way along it where it enters and leaves (Liang and Barsky's clipping); None when no
+    part is inside."""
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in (
+        (-dx, x0 - rect.left()),
+        (dx, rect.right() - x0),
+        (-dy, y0 - rect.top()),
+        (dy, rect.bottom() - y0),
+    ):
+        if p == 0.0:
+            if q < 0.0:
+                return None
+            continue
+        t = q / p
+        if p < 0.0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return t0, t1
+
+
+def clipped(path: QPainterPath, rect: QRectF) -> QPainterPath:
+    """The straight lines of ``path`` (move-to and line-to elements) cut to ``rect``: a line
+    leaving the rectangle ends on its edge and starts again where it comes back.
+
+    The painters cut their curves with this rather than with the painter's clip rectangle,
+    which SVG output ignores: a curve there would leave its axes.
+    """
+    out = QPainterPath()
+    x = y = 0.0
+    drawn_to = None  # where the last drawn line of ``out`` ends
+    for i in range(path.elementCount()):
+        e = path.elementAt(i)
+        if e.isMoveTo():
+            x, y = e.x, e.y
+            continue
+        part = _clip_segment(x, y, e.x, e.y, rect)
+        if part is not None:
+            t0, t1 = part
+            start = (x + t0 * (e.x - x), y + t0 * (e.y - y))
+            end = (x + t1 * (e.x - x), y + t1 * (e.y - y))
+            if drawn_to != start:
+                out.moveTo(*start)
+            out.lineTo(*end)
+            drawn_to = end
+        x, y = e.x, e.y
+    return out
 
 
 # -- marker shapes ---------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from .canvas import (
     Transform,
     _Canvas,
     _class_index,
+    type_scale,
 )
 from .errorbars import paint_errorbars
 from .paint_charts import chart_aspect, legend_entries, legend_fits, paint_chart
@@ -62,6 +63,15 @@ MARGIN_PT = 5.0  # around the figure
 PANEL_GAP_PT = 10.0  # between panels and between rows
 SHARED_GAP_PT = 4.0  # between the panels of a row that shares one y axis
 ARRANGEMENTS = ("auto", "row", "column", "grid")
+# A panel's caption and measures take at most this many lines under its title (at a paper
+# column's size four captions of five lines each left the maps a third of the height); what does
+# not fit is said under the figure at its full width, after the panel's title.
+MAX_CAPTION_LINES = 3
+# A plot of a figure smaller than a slide is at least this tall (inches) where moving text out of
+# the panels' headers can make it so: first every panel's measures, then its caption go under
+# the figure (TEXT_LEVELS, tried in order).
+MIN_PLOT_IN = 0.8
+TEXT_LEVELS = ("headers", "measures below", "captions below")
 # The height a colour bar below a plot takes: its gap, the bar, tick labels and its title.
 BELOW_BAR_PT = COLORBAR_GAP_PT + COLORBAR_BELOW_WIDTH_PT + 2 * 7.5 * 1.2
 
@@ -100,18 +110,47 @@ def roomiest_arrangement(plan: FigurePlan, width: float, height: float, dpi: flo
     return own
 
 
-def _smallest_plot(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> float:
-    """The shorter side of the smallest plot when ``plan`` is laid out in ``shape``, in pixels
-    (painted on a one-pixel image: the layout is the same, the drawing is clipped away)."""
+def text_level_for(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> int:
+    """Which of :data:`TEXT_LEVELS` a figure of ``plan`` in ``shape`` is painted at: the first
+    whose every plot is at least :data:`MIN_PLOT_IN` tall (:func:`_plot_height`), else the one
+    with the tallest shortest plot. A figure a slide's size or larger keeps the text in the headers."""
+    if type_scale(width / dpi, height / dpi) >= 1.0:
+        return 0
+    tallest = []
+    for level in range(len(TEXT_LEVELS)):
+        geometry = _scratch_layout(plan, width, height, dpi, shape, level)
+        shortest = min((_plot_height(g) for g in geometry.panels if g.plot), default=0.0)
+        if shortest >= MIN_PLOT_IN * dpi:
+            return level
+        tallest.append(shortest)
+    return int(np.argmax(tallest))
+
+
+def _plot_height(g: PanelGeometry) -> float:
+    """How tall a panel's plot is: a map's, once its box takes its room's shape (as exports
+    fit it), the room's height."""
+    return g.free_room.height() if g.free_room is not None else g.plot.height()
+
+
+def _scratch_layout(plan, width, height, dpi, shape, text_level=0) -> FigureGeometry:
+    """The layout of ``plan`` in ``shape`` (painted on a one-pixel image: the layout is the
+    same, the drawing is clipped away)."""
     image = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)
     dots_per_metre = round(dpi / 0.0254)
     image.setDotsPerMeterX(dots_per_metre)
     image.setDotsPerMeterY(dots_per_metre)
     qp = QPainter(image)
     try:
-        geometry = paint_figure(qp, plan, width, height, dpi, shape=shape)
+        return paint_figure(qp, plan, width, height, dpi, shape=shape, text_level=text_level)
     finally:
         qp.end()
+
+
+def _smallest_plot(plan: FigurePlan, width: float, height: float, dpi: float, shape) -> float:
+    """The shorter side of the smallest plot when ``plan`` is laid out in ``shape``, in
+    pixels, at the text level that :func:`text_level_for` would choose for that shape."""
+    level = text_level_for(plan, width, height, dpi, shape)
+    geometry = _scratch_layout(plan, width, height, dpi, shape, level)
     sides = [min(g.plot.width(), g.plot.height()) for g in geometry.panels if g.plot is not None]
     return min(sides, default=0.0)
 
@@ -124,6 +163,7 @@ def paint_figure(
     dpi: float,
     *,
     shape: tuple[int, int] | None = None,
+    text_level: int | None = None,
 ) -> FigureGeometry:
     """Draw ``plan`` into the rectangle (0, 0, width, height) of ``qp`` (pixels at ``dpi``).
 
@@ -131,10 +171,13 @@ def paint_figure(
     little) to their room, the legend breaks into lines, panels of a row that show the same
     input box share one y axis, and a colour bar goes beside or below its plot, whichever leaves
     the larger picture. Nothing is cut. ``shape``: (rows, columns) of the panels (default:
-    :func:`roomiest_arrangement`).
+    :func:`roomiest_arrangement`). ``text_level``: an index of :data:`TEXT_LEVELS`, which
+    text the headers keep (default: :func:`text_level_for`).
     """
     # measured (on scratch canvases) before this figure's canvas is made
     rows, cols = shape or roomiest_arrangement(plan, width, height, dpi)
+    if text_level is None:
+        text_level = text_level_for(plan, width, height, dpi, (rows, cols))
     theme = palette.theme(str(plan.settings.get("theme", "light")))
     c = _Canvas(qp, width, height, dpi, theme)
     qp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -159,16 +202,19 @@ def paint_figure(
     # each panel's header is as wide as its plot's column (the first of a shared row's
     # columns leaves the y axis's labels aside)
     header_widths = [columns[r][3] for r in range(rows) for _ in range(cols)][: len(plan.panels)]
-    shared_lines, headers = _headers(c, plan, header_widths, rows, cols)
+    shared_lines, headers, footnotes = _headers(c, plan, header_widths, (rows, cols), text_level)
     for font, line, color in shared_lines:
         c.text(width / 2, top, line, font, color, align="center", valign="top")
         top += c.text_height(font)
     top += c.pt(2) if shared_lines else 0.0
     heights = [_header_height(c, h) for h in headers]
-    note_font, note_lines = c.font(7.5, italic=True), []
+    note_lines = _footnote_lines(c, footnotes, width - 2 * margin)
     if plan.note:
-        note_lines = c.wrap(plan.note, note_font, width - 2 * margin)
-    note_h = len(note_lines) * c.text_height(note_font) + (c.pt(2) if note_lines else 0.0)
+        note_font = c.font(7.5, italic=True)
+        note_lines += [
+            (note_font, line) for line in c.wrap(plan.note, note_font, width - 2 * margin)
+        ]
+    note_h = sum(c.text_height(f) for f, _ in note_lines) + (c.pt(2) if note_lines else 0.0)
 
     def legend_height(items) -> float:
         rows_ = _legend_rows(c, items, width - 2 * margin)
@@ -217,16 +263,17 @@ def paint_figure(
                 legend=i not in outside,
             )
             geom.texts = list(c.texts)
+            geom.caption_lines = sum(color is not None for _, _, color in headers[i])
             geoms.append(geom)
     if items:
         _paint_legend(
             c, legend_rows, QRectF(margin, area.bottom() + c.pt(2), width - 2 * margin, legend_h)
         )
-    y = height - margin - (len(note_lines) - 1) * c.text_height(note_font)
-    for line in note_lines:
-        c.text(margin, y, line, note_font, theme.muted, valign="bottom")
-        y += c.text_height(note_font)
-    return FigureGeometry(width, height, dpi, geoms)
+    y = height - margin - sum(c.text_height(f) for f, _ in note_lines[1:])
+    for font, line in note_lines:
+        c.text(margin, y, line, font, theme.muted, valign="bottom")
+        y += c.text_height(font)
+    return FigureGeometry(width, height, dpi, geoms, len(shared_lines))
 
 
 def _row_columns(c: _Canvas, plan: FigurePlan, members: list[int], cols: int):
@@ -314,10 +361,28 @@ def _place_maps(
         aspects = [(x1 - x0) / (y1 - y0) for x0, x1, y0, y1 in boxes]
         below = colorbars_below([rooms[i] for i in group], aspects)
         free_below = colorbars_below([rooms[i] for i in group], None)
+        if free_below and _too_short_below(c, [rooms[i] for i in group]):
+            below = free_below = False
         for i in group:
             free = rooms[i].below if free_below else rooms[i].beside
             places[i] = (rooms[i], below, free)
     return places
+
+
+def _too_short_below(c: _Canvas, rooms: list[MapRooms]) -> bool:
+    """Whether colour bars below these maps would leave them shorter than
+    :data:`MIN_PLOT_IN` on a figure smaller than a slide, where bars beside them leave them
+    taller and at least half that wide: there the height is what is short, and a map that fills
+    its room keeps its area."""
+    if c.scale >= 1.0 or any(room.below is None for room in rooms):
+        return False
+    low = min(room.below.height() for room in rooms)
+    narrowest = min(room.beside.width() for room in rooms)
+    return (
+        low < MIN_PLOT_IN * c.dpi
+        and min(room.beside.height() for room in rooms) > low
+        and narrowest >= 0.5 * MIN_PLOT_IN * c.dpi  # and not a sliver of a map beside a bar
+    )
 
 
 def _paint_panel(
@@ -360,13 +425,18 @@ def _paint_panel(
     return PanelGeometry(kind, cell)
 
 
-def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols: int):
-    """The figure's shared caption line and each panel's header, as (font, line, colour) rows.
+def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], shape, level: int = 0):
+    """The figure's shared caption line and each panel's header, as (font, line, colour) rows,
+    and the footnotes: the captions too long for their panel's header.
 
     What every panel's caption says is said once above the panels when that takes less room
     than saying it in each panel's header (:meth:`FigurePlan.captions`); panels of one row
-    share their header's height, so that their plots line up.
+    share their header's height, so that their plots line up. A panel's caption and measures
+    take at most :data:`MAX_CAPTION_LINES` lines (:func:`_header_within`); from ``level`` 1
+    of :data:`TEXT_LEVELS` on every panel's measures, from 2 on its caption too, are said under
+    the figure.
     """
+    rows, cols = shape
     panel_titles = titles_shown(plan.settings) != "none"
     width = c.width - 2 * c.pt(MARGIN_PT)
 
@@ -375,25 +445,73 @@ def _headers(c: _Canvas, plan: FigurePlan, widths: list[float], rows: int, cols:
         if shared:
             font, lines = c.fit_text(shared, 8.0, width)
             top = [(font, line, c.theme.muted) for line in lines]
-        headers = [
-            _header_lines(c, p, widths[i], panel_titles, caption=captions[i])
+        within = [
+            _header_within(c, p, widths[i], panel_titles, captions[i], i, level)
             for i, p in enumerate(plan.panels)
         ]
+        headers = [header for header, _ in within]
+        footnotes = [note for _, note in within if note]
         tall = sum(c.text_height(font) for font, _, _ in top) + (c.pt(2) if top else 0.0)
         tall += sum(_row_headers([_header_height(c, h) for h in headers], rows, cols))
-        return tall, top, headers
+        tall += sum(c.text_height(font) for font, _ in _footnote_lines(c, footnotes, width))
+        return tall, top, headers, footnotes
 
-    whole = laid_out("", [p.caption for p in plan.panels])
+    whole = laid_out("", plan.unshared_captions(panel_titles))
     shared, captions = plan.captions(panel_titles)
     if shared:
         once = laid_out(shared, captions)
         if once[0] < whole[0]:
-            return once[1], once[2]
-    return whole[1], whole[2]
+            return once[1:]
+    return whole[1:]
+
+
+def _header_within(
+    c: _Canvas,
+    panel: PanelPlan,
+    width: float,
+    titles: bool,
+    caption: str,
+    index: int,
+    level: int = 0,
+) -> tuple[list, str]:
+    """A panel's header with at most :data:`MAX_CAPTION_LINES` lines of caption and measures,
+    and the footnote that says what did not fit ("" when all did): the measures go first, then
+    the caption, named by the panel's title (or its place, without titles). ``level`` (of
+    :data:`TEXT_LEVELS`) 1 moves the measures whatever their length, 2 the caption too."""
+    kept = {"caption": caption if level < 2 else "", "measures": panel.measures}
+    kept["measures"] = panel.measures if level < 1 else ""
+    moved = [t for t in (caption if level >= 2 else "", panel.measures if level >= 1 else "") if t]
+    while True:
+        rows = _header_lines(c, panel, width, titles, **kept)
+        muted = sum(color is not None for _, _, color in rows)
+        if muted <= MAX_CAPTION_LINES:
+            break
+        part = "measures" if kept["measures"] else "caption"
+        moved.insert(0, kept[part])
+        kept[part] = ""
+    if not moved:
+        return rows, ""
+    name = panel.title if titles and panel.title else f"Panel {index + 1}"
+    return rows, f"{name}: {' · '.join(moved)}"
+
+
+def _footnote_lines(c: _Canvas, footnotes: list[str], width: float) -> list:
+    """The footnotes as (font, line) rows: one paragraph wrapped to ``width``, its panels'
+    notes parted by dashes."""
+    if not footnotes:
+        return []
+    font = c.font(8.0)
+    return [(font, line) for line in c.wrap(" — ".join(footnotes), font, width)]
 
 
 def _header_lines(
-    c: _Canvas, panel: PanelPlan, width: float, titles: bool = True, *, caption: str | None = None
+    c: _Canvas,
+    panel: PanelPlan,
+    width: float,
+    titles: bool = True,
+    *,
+    caption: str | None = None,
+    measures: str | None = None,
 ) -> list:
     """The header's (font, line, colour) rows: title, caption (``caption``: the part of the
     panel's own that the figure does not say once for all panels) and measures, wrapped."""
@@ -402,7 +520,10 @@ def _header_lines(
         # a little smaller on one line rather than wrapped: the row's plots keep that line
         font, lines = c.fit_text(panel.title, 10.5, width, bold=True, max_lines=1)
         rows += [(font, line, None) for line in lines]
-    for text in (panel.caption if caption is None else caption, panel.measures):
+    for text in (
+        panel.caption if caption is None else caption,
+        panel.measures if measures is None else measures,
+    ):
         if text:
             font, lines = c.fit_text(text, 8.0, width)
             rows += [(font, line, c.theme.muted) for line in lines]

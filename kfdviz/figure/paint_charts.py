@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QImage, QPainterPath
 
 from . import palette
-from .axes import _legend_swatch, _paint_axes, _plot_rect
+from .axes import _legend_swatch, _paint_axes, _plot_rect, x_title_lines
 from .canvas import PanelGeometry, Transform
 
 _PEN_STYLES = {
@@ -69,8 +69,7 @@ def legend_entries(chart) -> list:
 
 def _chart_rect(c, chart, inner: QRectF) -> QRectF:
     """The plot of a chart of lines in ``inner``, leaving room for its x title's lines."""
-    probe = _plot_rect(c, inner)
-    below = _x_title_extra(c, chart.xlabel, probe.width())
+    below = _x_title_extra(c, chart.xlabel, inner.width())
     return _plot_rect(c, inner, below=below / c.pt(1))
 
 
@@ -119,7 +118,7 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF, *, legend: bool = True) 
         u, v = t.px(s.x, s.y)
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(col, 1.4, style=_PEN_STYLES[s.style]))
-        qp.drawPath(c.polyline_path(u, v))
+        qp.drawPath(c.polyline_path(u, v, rect))
         if s.markers:
             path = QPainterPath()
             for a, b in zip(u, v, strict=True):
@@ -129,7 +128,14 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF, *, legend: bool = True) 
             qp.drawPath(path)
     qp.restore()
     # Axis titles wrap or shrink to the plot's size (the axes painter fits them).
-    _paint_axes(c, t, chart.xlabel, chart.ylabel, log_x=chart.log_x)
+    _paint_axes(
+        c,
+        t,
+        chart.xlabel,
+        chart.ylabel,
+        log_x=chart.log_x,
+        title_span=(inner.left(), inner.right()),
+    )
     if entries:
         height = line_h * len(entries) + c.pt(4)
         width = min(c.pt(22) + max(c.text_width(s.label, font) for s in entries), rect.width())
@@ -150,15 +156,12 @@ def _paint_lines(c, chart, cell: QRectF, inner: QRectF, *, legend: bool = True) 
 
 
 def _x_title_extra(c, title: str, width: float) -> float:
-    """The height of the x title's lines after its first, as :func:`_paint_axes` sets it in a
-    plot ``width`` pixels wide (the nominal room under a plot holds one line)."""
+    """The height of the x title's lines after its first, as :func:`_paint_axes` sets it
+    across ``width`` pixels (the panel's; the nominal room under a plot holds one line)."""
     if not title:
         return 0.0
-    room = max(width, c.pt(40))
-    font = c.fitted_font(title, 8.5, room)
-    if c.text_width(title, font) <= room:
-        return 0.0
-    return (len(c.wrap(title, font, room)) - 1) * c.text_height(font)
+    font, lines = x_title_lines(c, title, max(width, c.pt(40)))
+    return (len(lines) - 1) * c.text_height(font)
 
 
 def _fits_inside(c, entries, rect: QRectF) -> bool:

@@ -35,6 +35,7 @@ from .canvas import (
     PanelGeometry,
     Transform,
     _Canvas,
+    clipped,
 )
 from .label_place import place_labels, spots_along
 from .plan import PanelPlan
@@ -195,7 +196,7 @@ def _paint_input(
     )
     qp.drawImage(rect, image, source)
     qp.save()
-    qp.setClipRect(rect)  # lines beyond a cut box
+    qp.setClipRect(rect)  # lines beyond a cut box (cut by hand too: SVG ignores the clip)
 
     n_paths = 0
     span = abs(hi - lo)
@@ -209,7 +210,7 @@ def _paint_input(
                 continue
             u, v = t.px(line.path[:, 0], line.path[:, 1])
             qp.setPen(c.pen(theme.contour, 0.55, alpha=0.9))
-            qp.drawPath(c.polyline_path(u, v))
+            qp.drawPath(c.polyline_path(u, v, rect))
             n_paths += 1
             if line.label_at is not None and rect.width() >= c.pt(LABELLED_MAP_PT):
                 level_labels.append((line, _format_level(line.level, span)))
@@ -219,7 +220,7 @@ def _paint_input(
         u, v = t.px(b.path[:, 0], b.path[:, 1])
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(theme.boundary, 1.9))
-        qp.drawPath(c.polyline_path(u, v))
+        qp.drawPath(c.polyline_path(u, v, rect))
         boundary_drawn = True
 
     if settings.get("show_tangents", True) and r.tangents:
@@ -242,7 +243,7 @@ def _paint_input(
                     path.lineTo(
                         ub[i] - 0.35 * du + sgn * 0.2 * nu, vb[i] - 0.35 * dv + sgn * 0.2 * nv
                     )
-        qp.drawPath(path)
+        qp.drawPath(clipped(path, rect))
     qp.restore()
 
     if settings.get("show_points", True):

@@ -20,6 +20,7 @@ from .axes import (
     _paint_axes,
     _plot_rect,
     _x_axis_room,
+    x_title_lines,
 )
 from .canvas import (
     BOTTOM_PT,
@@ -171,7 +172,7 @@ def _paint_regression(
         u, v = t.px(svr.x, svr.y)
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(palette.class_color(1), 1.1, style=Qt.PenStyle.DashLine))
-        qp.drawPath(c.polyline_path(u, v))
+        qp.drawPath(c.polyline_path(u, v, t.rect))
     # samples
     test = np.asarray(r.test_mask)
     u, v = t.px(x, y)
@@ -190,7 +191,7 @@ def _paint_regression(
         uc, vc = t.px(curve.x, curve.y)
         qp.setBrush(Qt.BrushStyle.NoBrush)
         qp.setPen(c.pen(palette.class_color(0), 1.6))
-        qp.drawPath(c.polyline_path(uc, vc))
+        qp.drawPath(c.polyline_path(uc, vc, t.rect))
         if (
             curve.expansion_x is not None
             and len(curve.expansion_x)
@@ -228,12 +229,16 @@ def _paint_regression(
                 svr.title + (f" ({', '.join(extra)})" if extra else ""),
             )
         )
+    # a label wider than the plot (less its swatch) is wrapped, its lines right-aligned
+    room = rect.width() - c.pt(6 + 9 + 4)
     yy = rect.top() + c.pt(5)
     for kind, col, label in items:
-        xx = rect.right() - c.pt(6) - c.text_width(label, font)
+        lines = c.wrap(label, font, room)
+        xx = rect.right() - c.pt(6) - max(c.text_width(line, font) for line in lines)
         _legend_swatch(c, kind, col, QPointF(xx - c.pt(9), yy))
-        c.text(xx, yy, label, font, valign="center")
-        yy += c.text_height(font)
+        for line in lines:
+            c.text(xx, yy, line, font, valign="center")
+            yy += c.text_height(font)
     return PanelGeometry("regression", cell, rect, t)
 
 
@@ -341,14 +346,20 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
     # The x title's second line and a legend too wide for the plot go below the axis.
     font = c.font(7.0)
     line_h = c.text_height(font) + c.pt(1)
-    legend_w = c.pt(18) + max((c.text_width(cv.label, font) for cv, _ in series), default=0.0)
+    # below the axis a label wider than the panel (less its swatch) is wrapped
+    labels = [c.wrap(cv.label, font, inner.width() - c.pt(18)) for cv, _ in series]
+    legend_w = c.pt(18) + max(
+        (c.text_width(line, font) for lines in labels for line in lines), default=0.0
+    )
     xlabel = sw.label or sw.param
     probe = _plot_rect(c, inner, yrange=(lo, hi))
-    xfont, xlines = c.fit_text(xlabel, 8.5, max(probe.width(), c.pt(40)))
+    xfont, xlines = x_title_lines(c, xlabel, max(inner.width(), c.pt(40)))
     below_px = (len(xlines) - 1) * c.text_height(xfont)
     legend_below = legend_w > 0.7 * probe.width() or len(series) * line_h > 0.4 * probe.height()
     if legend_below:
-        below_px += len(series) * line_h + c.pt(3)
+        below_px += sum(len(lines) for lines in labels) * line_h + c.pt(3)
+    else:
+        labels = [[cv.label] for cv, _ in series]
     rect = _plot_rect(c, inner, yrange=(lo, hi), below=below_px / c.pt(1))
     if sw.log:
         x0, x1 = float(xs.min()) / 1.5, float(xs.max()) * 1.5
@@ -362,7 +373,7 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
         qp.setBrush(Qt.BrushStyle.NoBrush)
         style = Qt.PenStyle.DashLine if cv.dashed else Qt.PenStyle.SolidLine
         qp.setPen(c.pen(col, 1.4, style=style))
-        qp.drawPath(c.polyline_path(u, v))
+        qp.drawPath(c.polyline_path(u, v, t.rect))
         for a, b in zip(u, v, strict=True):
             if math.isfinite(a) and math.isfinite(b):
                 m = _symbol_path(palette.class_symbol(j), c.pt(4.5))
@@ -370,16 +381,30 @@ def _paint_sweep(c: _Canvas, panel: PanelPlan, cell: QRectF, inner: QRectF) -> P
                 qp.setBrush(QBrush(c.color(col)))
                 qp.setPen(c.pen(theme.point_edge, 0.4))
                 qp.drawPath(m)
-    _paint_axes(c, t, xlabel, METRICS.get(panel.metric, panel.metric), log_x=sw.log)
+    _paint_axes(
+        c,
+        t,
+        xlabel,
+        METRICS.get(panel.metric, panel.metric),
+        log_x=sw.log,
+        title_span=(inner.left(), inner.right()),
+    )
     yy, left = rect.top() + c.pt(6), rect.left()
     if legend_below:
-        yy = rect.bottom() + c.pt(BOTTOM_PT) + below_px - len(series) * line_h + 0.5 * line_h
+        yy = (
+            rect.bottom()
+            + c.pt(BOTTOM_PT)
+            + below_px
+            - sum(len(lines) for lines in labels) * line_h
+            + 0.5 * line_h
+        )
         left = inner.left() + max(0.0, min(rect.left() - inner.left(), inner.width() - legend_w))
     for j, (cv, _) in enumerate(series):
         xx = left + c.pt(18)
         _legend_swatch(
             c, "dash" if cv.dashed else "line", palette.class_color(j), QPointF(xx - c.pt(8), yy)
         )
-        c.text(xx, yy, cv.label, font, valign="center")
-        yy += c.text_height(font) + c.pt(1)
+        for line in labels[j]:
+            c.text(xx, yy, line, font, valign="center")
+            yy += line_h
     return PanelGeometry("sweep", cell, rect, t)

@@ -95,9 +95,9 @@ class FigurePlan:
         shared line; a panel keeps the parts that set it apart, less a part its own title
         already says when ``panel_titles`` are shown ("c = 0.02" under the title "c = 0.02 (σ =
         0.1)"). A figure of one panel, or with a panel whose caption is one piece (a chart's),
-        shares nothing: each panel keeps its whole caption.
+        shares nothing: each panel keeps its caption, less what its title says.
         """
-        whole = [p.caption for p in self.panels]
+        whole = self.unshared_captions(panel_titles)
         captioned = [p for p in self.panels if p.caption or p.caption_parts]
         if len(captioned) < 2 or any(not p.caption_parts for p in captioned):
             return "", whole
@@ -113,6 +113,16 @@ class FigurePlan:
                 parts = [part for part in parts if not _title_says(p.title, part)]
             own.append(join_caption(parts) if p.caption_parts else p.caption)
         return join_caption(shared), own
+
+    def unshared_captions(self, panel_titles: bool = True) -> list[str]:
+        """Each panel's caption when nothing is said once for all: its whole caption, less a
+        part its own title already says when ``panel_titles`` are shown."""
+        return [
+            join_caption([part for part in p.caption_parts if not _title_says(p.title, part)])
+            if panel_titles and p.title and p.caption_parts
+            else p.caption
+            for p in self.panels
+        ]
 
     def single_panels(self) -> list[FigurePlan]:
         """One figure per panel (for one file each): no figure title, the settings kept."""

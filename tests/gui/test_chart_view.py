@@ -57,8 +57,8 @@ def test_novelty_roc_draws_its_charts_in_the_window(roc, qtbot):
     charts = w.charts.charts
     assert [c.title for c in charts] == [
         "ROC curves",
-        "Area under the ROC curve against σ",
-        "Area under the ROC curve against q",
+        "AUC against σ",
+        "AUC against q",
     ]
     assert [p.chart for p in view.panels] == charts
     # the export's charts, computed headless from the preset: the same numbers

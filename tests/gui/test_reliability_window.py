@@ -1,0 +1,56 @@
+"""The window under hostile use: every path ends settled, nothing is lost, failures are said."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+from gui_helpers import wait_idle
+
+pytestmark = pytest.mark.gui
+
+
+def test_a_full_disk_keeps_the_old_figure_and_the_window_says_so(window, small_disk):
+    old = b"an older figure\n" * 500
+    targets = [small_disk.folder / f"figure.{s}" for s in ("pdf", "svg", "png")]
+    for target in targets:
+        target.write_bytes(old)
+    small_disk.fill()
+    for target in targets:
+        assert not window.export_figure_to(target)
+        assert target.read_bytes() == old
+        kind, message = window.status.last
+        assert message.startswith("Could not export the figure") and str(target) in message
+        assert ".kfdviz-tmp" not in message
+    assert small_disk.temporaries() == []
+
+
+def test_export_data_after_a_change_without_refit_writes_the_points_on_screen(
+    window, qtbot, tmp_path
+):
+    w = window
+    w.action_table["live"].setChecked(False)
+    n = w.data.n
+    w.data.add_points([[0.1, 0.2], [0.3, -0.4]], label=1)
+    assert w.data.n == n + 2
+    path = tmp_path / "points.csv"
+    assert w.export_data_to(path), w.status.last
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    assert len(body) == n + 2
+    # the outputs shown were fitted to the old points: not exported as if they were these
+    assert not any(h.endswith("_output") for h in header)
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert all("error" in p for p in meta["panels"])
+    # fitted again: the outputs are back, one per point
+    w.fit.fit_now()
+    wait_idle(qtbot, w)
+    assert w.export_data_to(path)
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    assert any(h.endswith("_output") for h in rows[0]) and len(rows) == n + 3
+    column = rows[0].index(next(h for h in rows[0] if h.endswith("_output")))
+    assert np.isfinite([float(r[column]) for r in rows[1:]]).all()

@@ -54,3 +54,30 @@ def test_export_data_after_a_change_without_refit_writes_the_points_on_screen(
     assert any(h.endswith("_output") for h in rows[0]) and len(rows) == n + 3
     column = rows[0].index(next(h for h in rows[0] if h.endswith("_output")))
     assert np.isfinite([float(r[column]) for r in rows[1:]]).all()
+
+
+def _tool(w, label: str):
+    return next(
+        a for a in w.action_table.tool_actions.values() if a.text().replace("&", "") == label
+    )
+
+
+def test_a_single_click_of_each_tool_does_what_it_says(window, qtbot):
+    from gui_helpers import click_data
+
+    from kfdviz.app.canvas_tools import SPRAY_BURST
+
+    w = window
+    view = w.workspace.input_view
+    view.viewbox.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
+    n = w.data.n
+    _tool(w, "Spray").trigger()
+    click_data(qtbot, view, 0.5, 0.5)
+    assert w.data.n == n + SPRAY_BURST
+    _tool(w, "Add").trigger()
+    click_data(qtbot, view, -0.5, 0.5)
+    assert w.data.n == n + SPRAY_BURST + 1
+    _tool(w, "Erase").trigger()
+    click_data(qtbot, view, -0.5, 0.5)
+    assert w.data.n < n + SPRAY_BURST + 1
+    wait_idle(qtbot, w)

@@ -27,6 +27,8 @@ from .sweep import METRICS
 MAX_DEPTH = 32  # objects and lists inside each other; a session needs fewer than 10
 MAX_INT = 2**63 - 1  # any integer, anywhere (larger ones cannot be stored in an int64)
 MAX_ITEMS = 10_000  # entries of any one object or list
+MAX_OBJECTS = 10_000  # objects in the whole document (counted while parsing)
+MAX_NUMBERS = 1_000_000  # numbers in the whole document (array data is base64 text, not numbers)
 MAX_TEXT = 100_000  # characters of a string (the base64 data of an array excepted)
 MAX_TITLE = 1_000  # characters of a title, a caption, a label, a name
 

@@ -165,7 +165,9 @@ def load_table(
         if fmt in ("csv", "tsv", "svmlight"):
             check_text_head(path, head)
         elif not head.startswith(b"PK"):
-            raise DataFileError(path, "is not an NPZ archive: it does not begin as a zip file does")
+            raise DataFileError(
+                path, "is not a readable .npz archive (it does not begin as a zip file does)"
+            )
 
     try:
         data = read_regular(p, limit, check_head)

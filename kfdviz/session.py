@@ -602,12 +602,24 @@ def check_state(state: SessionState) -> None:
     n = X.shape[0]
     if not np.all(np.isfinite(X)):
         raise SessionError(None, "data.X holds NaN or infinite values")
+    if X.size and np.abs(X).max() > session_schema.MAX_MAGNITUDE:
+        raise SessionError(
+            None,
+            f"data.X holds {float(np.abs(X).max()):g}; allowed: values up to "
+            f"{session_schema.MAX_MAGNITUDE:g} in size (squared distances must stay finite)",
+        )
     if state.y is not None:
         y = state.y
         if y.ndim != 1 or y.shape[0] != n:
             raise SessionError(None, f"data.y has shape {y.shape}; data.X has {n} points")
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise SessionError(None, "data.y holds NaN or infinite values")
+        if y.dtype.kind == "f" and y.size and np.abs(y).max() > session_schema.MAX_MAGNITUDE:
+            raise SessionError(
+                None,
+                f"data.y holds {float(np.abs(y).max()):g}; allowed: values up to "
+                f"{session_schema.MAX_MAGNITUDE:g} in size",
+            )
         if y.dtype.kind not in "fib":
             raise SessionError(None, f"data.y must hold numbers, not {y.dtype}")
     if state.test_mask.shape != (n,):

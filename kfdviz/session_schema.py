@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .datasets.files import MAX_MAGNITUDE  # noqa: F401  (the largest coordinate, as for data files)
 from .estimators import registry
 from .preset_catalog import MAX_PANELS  # a session's panels are bounded as a preset's
 from .sweep import METRICS

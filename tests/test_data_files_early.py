@@ -31,7 +31,7 @@ def test_a_file_named_npz_that_is_no_zip_is_refused_on_its_first_block(tmp_path)
     subprocess.run(["truncate", "-s", "2G", str(path)], check=True)
     tracemalloc.start()
     try:
-        with pytest.raises(DataFileError, match="not a readable .npz archive"):
+        with pytest.raises(DataFileError, match=r"not a readable \.npz archive"):
             load_table(path)
         _, peak = tracemalloc.get_traced_memory()
     finally:

@@ -83,6 +83,11 @@ class LoadedData:
         return self.roles == "train"
 
 
+# The largest coordinate or target a data file may hold: its square, summed over the features
+# of a pair of points, stays finite in float64 (1e150 squared is 1e300, below 1.8e308).
+MAX_MAGNITUDE = 1e150
+
+
 def _human_bytes(n: int) -> str:
     size = float(n)
     for unit in ("bytes", "KB", "MB", "GB"):
@@ -189,6 +194,12 @@ def load_table(
     fmt = format_of(p, format, data[:4096])
     budget = _ARRAY_LIMIT_BYTES if max_bytes is None else max_bytes
     common = {"task": task, "min_classes": min_classes, "max_classes": max_classes}
+    return _within_range(
+        path, _read(path, p, data, fmt, label, header, delimiter, max_points, budget, common)
+    )
+
+
+def _read(path, p, data, fmt, label, header, delimiter, max_points, budget, common) -> LoadedData:
     if fmt in ("csv", "tsv"):
         table = read_table(
             path,
@@ -206,6 +217,27 @@ def load_table(
     return _read_svmlight(
         path, data, label=label, max_points=max_points, max_bytes=budget, **common
     )
+
+
+def _within_range(path, loaded: LoadedData) -> LoadedData:
+    """Refuse coordinates (and regression targets) too large for a picture or a kernel."""
+    for what, values in (("coordinate", loaded.X), ("target", loaded.y)):
+        values = np.asarray(values)
+        if values.dtype.kind != "f" or values.size == 0:
+            continue
+        big = np.abs(values) > MAX_MAGNITUDE
+        if big.any():
+            index = np.unravel_index(int(np.argmax(big)), values.shape)
+            place = f"point {index[0] + 1}" + (
+                f", feature {index[1] + 1}" if len(index) > 1 else ""
+            )
+            raise DataFileError(
+                path,
+                f"{place}: the {what} {float(values[index]):g} is too large; kfdviz works with "
+                f"values up to {MAX_MAGNITUDE:g} in size (squared distances must stay finite): "
+                "rescale the data",
+            )
+    return loaded
 
 
 def load(

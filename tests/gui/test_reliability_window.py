@@ -21,7 +21,7 @@ def test_a_full_disk_keeps_the_old_figure_and_the_window_says_so(window, small_d
     for target in targets:
         assert not window.export_figure_to(target)
         assert target.read_bytes() == old
-        kind, message = window.status.last
+        _kind, message = window.status.last
         assert message.startswith("Could not export the figure") and str(target) in message
         assert ".kfdviz-tmp" not in message
     assert small_disk.temporaries() == []
@@ -80,4 +80,26 @@ def test_a_single_click_of_each_tool_does_what_it_says(window, qtbot):
     _tool(w, "Erase").trigger()
     click_data(qtbot, view, -0.5, 0.5)
     assert w.data.n < n + SPRAY_BURST + 1
+    wait_idle(qtbot, w)
+
+
+@pytest.mark.parametrize("scale", [1e308, 1e100])
+def test_finite_data_of_any_size_draws_or_is_refused_with_a_reason(window, qtbot, tmp_path, scale):
+    w = window
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, size=(40, 2)) * scale
+    path = tmp_path / "huge.csv"
+    path.write_text(
+        "x1,x2,label\n"
+        + "".join(f"{float(a)!r},{float(b)!r},{i % 2}\n" for i, (a, b) in enumerate(X))
+    )
+    before = w.data.X().copy()
+    loaded = w.load_file(str(path))
+    if scale > 1e150:
+        assert not loaded
+        kind, message = w.status.last
+        assert kind == "error" and "too large" in message and "rescale" in message
+        np.testing.assert_array_equal(w.data.X(), before)
+    else:
+        assert loaded and w.data.n == 40
     wait_idle(qtbot, w)

@@ -281,6 +281,14 @@ class SessionActions(QObject):
             self.status.show(f"Could not generate {name}: {exc}", kind="error")
             return
         regression = datasets.describe(name)["task"] == "regression"
+        n_classes = 0 if regression else len(np.unique(y))
+        if n_classes > datasets.MAX_CLASSES:  # checked before anything changes: nothing is lost
+            self.status.show(
+                f"Could not generate {name}: it has {n_classes} classes, and the window holds "
+                f"at most {datasets.MAX_CLASSES}; choose another data set (the points stay)",
+                kind="error",
+            )
+            return
         self.generator_state = (name, dict(params), seed)
         if regression != self.data.regression:
             self.workspace.data_panel.set_regression(regression)

@@ -103,3 +103,19 @@ def test_finite_data_of_any_size_draws_or_is_refused_with_a_reason(window, qtbot
     else:
         assert loaded and w.data.n == 40
     wait_idle(qtbot, w)
+
+
+def test_generating_digits_says_why_it_cannot_and_keeps_the_points(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    w = window
+    panel = w.workspace.data_panel
+    before = w.data.X().copy()
+    panel.generator.setCurrentIndex(panel.generator.findData("digits"))
+    panel.classes.setValue(8)
+    qtbot.mouseClick(panel.generate, Qt.MouseButton.LeftButton)
+    kind, message = w.status.last  # the digits are ten classes: more than the canvas holds
+    assert kind == "error" and message.startswith("Could not generate digits")
+    assert "10 classes" in message and "at most 8" in message
+    np.testing.assert_array_equal(w.data.X(), before)
+    wait_idle(qtbot, w)

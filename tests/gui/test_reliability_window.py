@@ -119,3 +119,21 @@ def test_generating_digits_says_why_it_cannot_and_keeps_the_points(window, qtbot
     assert "10 classes" in message and "at most 8" in message
     np.testing.assert_array_equal(w.data.X(), before)
     wait_idle(qtbot, w)
+
+
+def test_an_invalid_value_then_new_data_ends_settled_with_the_reason(window, qtbot):
+    w = window
+    field = w.workspace.algorithm_panel.widget("width").field
+    field.setText("-1")
+    field.editingFinished.emit()
+    wait_idle(qtbot, w)
+    w.data.add_points([[0.2, 0.3]], 1)  # as a click of Add does
+    # the new points cannot be fitted with this value: the window says so and settles
+    wait_idle(qtbot, w, timeout=10_000)
+    kind, message = w.status.last
+    assert kind == "error" and "Nothing was fitted" in message
+    assert w.workspace.input_view.overlay.state == "stale"
+    field.setText("0.4")
+    field.editingFinished.emit()
+    wait_idle(qtbot, w)
+    assert w.is_up_to_date()

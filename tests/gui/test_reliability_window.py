@@ -137,3 +137,58 @@ def test_an_invalid_value_then_new_data_ends_settled_with_the_reason(window, qtb
     field.editingFinished.emit()
     wait_idle(qtbot, w)
     assert w.is_up_to_date()
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_exception_in_a_slot_is_said_and_the_window_keeps_working(window, qtbot, capsys):
+    from PySide6.QtCore import QTimer
+
+    from kfdviz.app.crash_report import CrashReporter
+
+    def broken_action():
+        raise RuntimeError("a broken action")
+
+    reporter = CrashReporter(window)
+    reporter.install()
+    try:
+        QTimer.singleShot(0, broken_action)  # Qt calls it from its event loop, as a slot
+        qtbot.waitUntil(lambda: reporter.box is not None and reporter.box.isVisible())
+        box = reporter.box
+        assert not box.isModal()
+        assert "RuntimeError: a broken action" in box.text()
+        assert "Traceback" in box.detailedText() and "broken_action" in box.detailedText()
+        assert "a broken action" in capsys.readouterr().err  # passed on to the hook before
+        # the window keeps working while the message is open
+        n = window.data.n
+        window.data.add_points([[0.1, 0.1]], 0)
+        wait_idle(qtbot, window)
+        assert window.data.n == n + 1 and window.is_up_to_date()
+        box.close()
+        qtbot.waitUntil(lambda: reporter.box is None)
+    finally:
+        reporter.uninstall()
+
+
+def test_the_suite_fails_a_test_whose_slot_raises(pytester):
+    """pytest-qt records exceptions raised in Qt's event loop; the suite's settings keep it on."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    options = config["tool"]["pytest"]["ini_options"]
+    assert not options.get("qt_no_exception_capture")
+    pytester.makeini(f"[pytest]\nqt_api = {options['qt_api']}\n")
+    pytester.makepyfile(
+        """
+        from PySide6.QtCore import QTimer
+
+        def test_slot(qtbot):
+            def slot():
+                raise RuntimeError("raised in a slot")
+            QTimer.singleShot(0, slot)
+            qtbot.wait(50)
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*raised in a slot*"])

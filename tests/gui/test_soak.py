@@ -7,8 +7,9 @@ saved and opened again, data and figure exports. The soak fails on
 
 - an exception that escapes a slot (pytest-qt records it) or a Qt warning (the suite's
   ``qt_log_level_fail``);
-- a stall: an action that holds the event loop for more than ``KFDVIZ_SOAK_STALL`` seconds
-  (default 1);
+- a stall: an action that keeps the window's thread busy for more than ``KFDVIZ_SOAK_STALL``
+  seconds (default 1) of its own CPU time (the thread's time, not the wall clock: on a machine
+  shared with other work the wall clock measures the machine, not the window);
 - a window that does not settle (every picture a fit, a reason, or a fit running with its
   progress) within a minute of a check;
 - a settled, up-to-date picture whose parameters differ from the panel's.
@@ -215,11 +216,12 @@ def test_random_actions_leave_the_window_working(window, qtbot, tmp_path):
     log: list[str] = []
     for step in range(STEPS):
         act = ACTIONS[int(rng.integers(len(ACTIONS)))]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         log.append(act(w, qtbot, rng, tmp_path))
-        took = time.perf_counter() - start
-        assert took <= STALL_SECONDS, (
-            f"{log[-1]!r} held the window for {took:.2f} s; seed {SEED}, actions: {log}"
+        busy, took = time.thread_time() - cpu, time.perf_counter() - start
+        assert busy <= STALL_SECONDS, (
+            f"{log[-1]!r} kept the window busy for {busy:.2f} s ({took:.2f} s on the clock); "
+            f"seed {SEED}, actions: {log}"
         )
         qtbot.wait(int(rng.integers(0, 40)))
         if step % 8 == 7 or step == STEPS - 1:

@@ -18,7 +18,7 @@ import numpy as np
 from ..core import stoppable
 from ..core.kernels import Kernel
 from ..core.tangents import tangent_directions
-from ..estimators import registry
+from ..estimators import LargeFitWarning, registry
 from ..estimators.spec import Kind
 from . import cost
 from .advice import fit_advice
@@ -99,6 +99,8 @@ def run_fit(
     with blas_threads(n_train), warnings.catch_warnings(record=True) as records:
         for category in (UserWarning, FutureWarning, DeprecationWarning):
             warnings.simplefilter("always", category)
+        # the window's large-data banner says this before the fit, with measured rates
+        warnings.simplefilter("ignore", LargeFitWarning)
         try:
             with (
                 hooked(check),

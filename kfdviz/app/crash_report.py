@@ -63,8 +63,8 @@ class CrashReporter(QObject):
         box.setWindowTitle("kfdviz: something went wrong")
         box.setText(f"An action failed unexpectedly: {kind.__name__}: {said}")
         box.setInformativeText(
-            "The window keeps working; this action did not finish. The details below can be "
-            "copied into a bug report."
+            "The window keeps working; this action did not finish. Show Details… has the "
+            "traceback to copy into a bug report."
         )
         box.setDetailedText(details)
         box.setStandardButtons(QMessageBox.StandardButton.Close)

@@ -10,7 +10,7 @@ through :func:`atomic_write`:
   umask), not the private ``0o600`` of :mod:`tempfile`;
 * a symbolic link is followed: its target is replaced and the link stays a link;
 * on any error (a full disk, an interrupted write) the temporary file is removed and the error
-  propagates; a save killed outright leaves its temporary file behind, and the next save of the
+  propagates, naming the target (never the temporary file); a save killed outright leaves its temporary file behind, and the next save of the
   same target in that folder removes it.
 
 Temporary names are ``.NAME.PID.RANDOM.kfdviz-tmp`` (hidden, recognisable, naming the process
@@ -46,6 +46,14 @@ def resolve_target(path) -> Path:
 
 def _temporary_name(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+
+
+def _name_the_target(exc: BaseException, temporary: Path, target: Path) -> None:
+    """Make an ``OSError`` about the temporary file (or about no file) name ``target`` instead:
+    the user asked for ``target`` and has never heard of the temporary file."""
+    if isinstance(exc, OSError) and exc.filename in (None, str(temporary), temporary):
+        exc.filename = str(target)
+        exc.filename2 = None
 
 
 def _process_alive(pid: int) -> bool:
@@ -128,9 +136,13 @@ def atomic_write(
     except OSError:
         mode = None
     temporary = _temporary_name(target)
-    fd = os.open(
-        temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
-    )
+    try:
+        fd = os.open(
+            temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
+        )
+    except OSError as exc:
+        _name_the_target(exc, temporary, target)
+        raise
     try:
         with os.fdopen(fd, "wb") as raw:
             if mode is not None and hasattr(os, "fchmod"):
@@ -145,18 +157,23 @@ def atomic_write(
             raw.flush()
             os.fsync(raw.fileno())
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        _name_the_target(exc, temporary, target)
         raise
     _fsync_folder(folder)
 
 
 @contextlib.contextmanager
-def atomic_path(path) -> Iterator[Path]:
+def atomic_path(path, check: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """A temporary path beside ``path`` for a writer that wants a file name (Qt's image and
     document writers); on a clean exit the file there replaces ``path`` as :func:`atomic_write`
     does. The writer must have closed the file when the block ends.
+
+    Such writers may not report a failed write (Qt's PDF and SVG writers drop the bytes a full
+    disk refuses and say nothing): ``check(temporary)`` runs before the rename and raises
+    ``OSError`` if the file is not whole, which keeps the old target.
     """
     target = resolve_target(path)
     folder = target.parent if str(target.parent) else Path(".")
@@ -167,9 +184,15 @@ def atomic_path(path) -> Iterator[Path]:
         mode = None
     temporary = _temporary_name(target)
     # Reserve the name (exclusively, with the usual permissions) before handing it out.
-    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as exc:
+        _name_the_target(exc, temporary, target)
+        raise
     try:
         yield temporary
+        if check is not None:
+            check(temporary)
         fd = os.open(temporary, os.O_RDWR)
         try:
             if mode is not None and hasattr(os, "fchmod"):
@@ -178,9 +201,10 @@ def atomic_path(path) -> Iterator[Path]:
         finally:
             os.close(fd)
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        _name_the_target(exc, temporary, target)
         raise
     _fsync_folder(folder)
 
@@ -198,21 +222,30 @@ def check_writable(path) -> Path:
     if not folder.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such folder", str(folder))
     temporary = _temporary_name(target)
-    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as exc:
+        _name_the_target(exc, temporary, target)
+        raise
     os.unlink(temporary)
     return target
 
 
-def write_bytes(path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically; returns the file written (a symlink's target)."""
+def write_bytes(path, data: bytes, *, make_folders: bool = False) -> Path:
+    """Write ``data`` to ``path`` atomically; returns the file written (a symlink's target).
+
+    With ``make_folders``, missing folders above ``path`` are made first.
+    """
+    if make_folders:
+        resolve_target(path).parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(path) as f:
         f.write(data)
     return resolve_target(path)
 
 
-def write_text(path, content: str, *, encoding: str = "utf-8") -> Path:
+def write_text(path, content: str, *, encoding: str = "utf-8", make_folders: bool = False) -> Path:
     """Write ``content`` to ``path`` atomically (no newline translation)."""
-    return write_bytes(path, content.encode(encoding))
+    return write_bytes(path, content.encode(encoding), make_folders=make_folders)
 
 
 def write_with(path, writer: Callable[[IO[bytes]], None]) -> Path:

@@ -97,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
+        if args.screenshot is not None and not args.screenshot.strip():
+            return _error("--screenshot needs a file name, e.g. --screenshot window.png")
         return _open_app(args)
     if args.preset is not None or args.screenshot is not None:
         parser.error("--preset and --screenshot apply to the desktop app, not to subcommands")
@@ -392,6 +394,15 @@ def _render(args: argparse.Namespace) -> int:
     from kfdviz.figure.export import check_size, format_of, save_figure
     from kfdviz.session import SessionError, load_session, save_session
 
+    for option, value in (
+        ("--out", args.out),
+        ("--out-dir", args.out_dir),
+        ("--session", args.session),
+        ("--save-session", args.save_session),
+        ("--data", args.data),
+    ):
+        if value is not None and not value.strip():
+            return _error(f"{option} needs a file name, not an empty one")
     try:
         if args.all:
             if not args.out_dir:

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import resources
+from . import atomic_file, resources
 
 ENTRY_NAME = "kfdviz.desktop"
 
@@ -110,10 +109,11 @@ def install(home: Path | None = None, command: Sequence[str] | None = None) -> l
     command = launch_command() if command is None else list(command)
     entry, *pngs, svg = installed_files(home)
     try_exec = command[0] if os.path.isabs(command[0]) else None
-    _write_atomically(entry, entry_text(command, try_exec=try_exec).encode("utf-8"))
+    text = entry_text(command, try_exec=try_exec).encode("utf-8")
+    atomic_file.write_bytes(entry, text, make_folders=True)
     for size, path in zip(resources.ICON_SIZES, pngs, strict=True):
-        _write_atomically(path, resources.icon_png(size))
-    _write_atomically(svg, resources.icon_svg())
+        atomic_file.write_bytes(path, resources.icon_png(size), make_folders=True)
+    atomic_file.write_bytes(svg, resources.icon_svg(), make_folders=True)
     return [entry, *pngs, svg]
 
 
@@ -128,19 +128,6 @@ def uninstall(home: Path | None = None) -> list[Path]:
             removed.append(path)
             _remove_empty_parents(path.parent, home)
     return removed
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def _remove_empty_parents(folder: Path, home: Path) -> None:

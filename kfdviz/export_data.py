@@ -76,6 +76,34 @@ def panel_names(computed) -> list[str]:
     return names
 
 
+STALE_NOTE = "not exported: fitted to other points (the data changed and was not refitted yet)"
+
+
+def belongs(result, state) -> bool:
+    """Whether ``result`` was fitted to the points ``state`` holds (the same points, labels and
+    roles): only then are its outputs, one per point, the outputs of these points."""
+    if result is None or isinstance(result, str):
+        return False
+    X = np.asarray(result.X)
+    if X.shape != state.X.shape or not np.array_equal(X, state.X):
+        return False
+    if not np.array_equal(np.asarray(result.test_mask), np.asarray(state.test_mask)):
+        return False
+    if (result.y is None) != (state.y is None):
+        return False
+    return state.y is None or np.array_equal(np.asarray(result.y), np.asarray(state.y))
+
+
+def fitted_results(computed) -> list[tuple[str, object]]:
+    """(column prefix, result) of each panel whose result belongs to the exported points."""
+    state = computed.state
+    return [
+        (name, r)
+        for name, r in zip(panel_names(computed), computed.results, strict=False)
+        if belongs(r, state)
+    ]
+
+
 def parameters(computed) -> dict:
     """Everything needed to reproduce the numbers, as JSON-able data."""
     state = computed.state
@@ -90,6 +118,8 @@ def parameters(computed) -> dict:
         r = computed.results[i] if i < len(computed.results) else None
         if isinstance(r, str):
             entry["error"] = r
+        elif r is not None and not belongs(r, state):
+            entry["error"] = STALE_NOTE
         elif r is not None:
             entry.update(
                 {
@@ -146,9 +176,7 @@ def point_table(computed) -> tuple[list[str], list[list]]:
     columns.append(np.full(X.shape[0], np.nan) if state.y is None else np.asarray(state.y))
     header.append("role")
     columns.append(np.where(state.test_mask, "test", "train"))
-    for name, r in zip(panel_names(computed), computed.results, strict=False):
-        if isinstance(r, str) or r is None:
-            continue
+    for name, r in fitted_results(computed):
         if r.outputs is not None:
             header.append(f"{name}_output")
             columns.append(np.asarray(r.outputs, dtype=float))
@@ -253,9 +281,7 @@ def export_npz(computed, path) -> Path:
         for curve in computed.sweep.sweep.curves:
             for metric, values in computed.sweep.metrics[curve.label].items():
                 arrays[f"sweep_{_slug(curve.label)}_{metric}"] = np.asarray(values, dtype=float)
-    for name, r in zip(panel_names(computed), computed.results, strict=False):
-        if isinstance(r, str) or r is None:
-            continue
+    for name, r in fitted_results(computed):
         if r.outputs is not None:
             arrays[f"{name}_output"] = np.asarray(r.outputs, dtype=float)
         if r.predictions is not None:
@@ -291,6 +317,8 @@ def export_data(computed, path):
 __all__ = [
     "FORMATS",
     "PARAMETERS_FORMAT",
+    "STALE_NOTE",
+    "belongs",
     "export_csv",
     "export_data",
     "export_npz",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 
 
 class NotRegularFile(OSError):
@@ -37,9 +38,11 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(path, max_bytes: int) -> bytes:
+def read_regular(path, max_bytes: int, check_head: Callable[[bytes], None] | None = None) -> bytes:
     """The content of the regular file ``path``, at most ``max_bytes`` bytes long.
 
+    ``check_head(first_block)`` sees the first block read (up to 1 MiB) before any more is read,
+    and may raise to refuse the file without reading the rest of it.
     Raises FileNotFoundError, :class:`NotRegularFile`, :class:`TooLarge` or another OSError.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -61,6 +64,8 @@ def read_regular(path, max_bytes: int) -> bytes:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
             if not chunk:
                 break
+            if not chunks and check_head is not None:
+                check_head(chunk)
             chunks.append(chunk)
             total += len(chunk)
             if total > max_bytes:

@@ -356,9 +356,11 @@ def loads_session(raw: bytes | str, *, path=None) -> SessionState:
     if not text.strip():
         raise SessionError(path, "is empty")
     try:
-        document = json.loads(text, parse_constant=_reject_constant)
+        document = json.loads(text, parse_constant=_reject_constant, **_counted())
     except _NonFinite as exc:
         raise SessionError(path, f"contains {exc.args[0]}, which a session never holds") from None
+    except _TooMany as exc:
+        raise SessionError(path, str(exc)) from None
     except json.JSONDecodeError as exc:
         if exc.pos >= len(text.rstrip()) - 1 or (text.lstrip().startswith("{") and _unclosed(text)):
             raise SessionError(
@@ -401,6 +403,35 @@ class _NonFinite(ValueError):
 
 def _reject_constant(name: str):
     raise _NonFinite(name)
+
+
+class _TooMany(ValueError):
+    pass
+
+
+def _counted() -> dict:
+    """Parser hooks that count objects and numbers as they are parsed and stop the parse at the
+    first one over its limit (a file of a million panels is refused after a few thousand)."""
+    counts = {"objects": 0, "numbers": 0}
+
+    def count(kind: str, limit: int) -> None:
+        counts[kind] += 1
+        if counts[kind] > limit:
+            raise _TooMany(f"holds more than {limit:,} {kind}; allowed: {limit:,} at most")
+
+    def obj(pairs):
+        count("objects", session_schema.MAX_OBJECTS)
+        return dict(pairs)
+
+    def integer(text: str) -> int:
+        count("numbers", session_schema.MAX_NUMBERS)
+        return int(text)
+
+    def number(text: str) -> float:
+        count("numbers", session_schema.MAX_NUMBERS)
+        return float(text)
+
+    return {"object_pairs_hook": obj, "parse_int": integer, "parse_float": number}
 
 
 def _unclosed(text: str) -> bool:
@@ -571,12 +602,24 @@ def check_state(state: SessionState) -> None:
     n = X.shape[0]
     if not np.all(np.isfinite(X)):
         raise SessionError(None, "data.X holds NaN or infinite values")
+    if X.size and np.abs(X).max() > session_schema.MAX_MAGNITUDE:
+        raise SessionError(
+            None,
+            f"data.X holds {float(np.abs(X).max()):g}; allowed: values up to "
+            f"{session_schema.MAX_MAGNITUDE:g} in size (squared distances must stay finite)",
+        )
     if state.y is not None:
         y = state.y
         if y.ndim != 1 or y.shape[0] != n:
             raise SessionError(None, f"data.y has shape {y.shape}; data.X has {n} points")
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise SessionError(None, "data.y holds NaN or infinite values")
+        if y.dtype.kind == "f" and y.size and np.abs(y).max() > session_schema.MAX_MAGNITUDE:
+            raise SessionError(
+                None,
+                f"data.y holds {float(np.abs(y).max()):g}; allowed: values up to "
+                f"{session_schema.MAX_MAGNITUDE:g} in size",
+            )
         if y.dtype.kind not in "fib":
             raise SessionError(None, f"data.y must hold numbers, not {y.dtype}")
     if state.test_mask.shape != (n,):

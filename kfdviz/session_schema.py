@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .datasets.files import MAX_MAGNITUDE  # noqa: F401  (the largest coordinate, as for data files)
 from .estimators import registry
 from .preset_catalog import MAX_PANELS  # a session's panels are bounded as a preset's
 from .sweep import METRICS
@@ -27,6 +28,8 @@ from .sweep import METRICS
 MAX_DEPTH = 32  # objects and lists inside each other; a session needs fewer than 10
 MAX_INT = 2**63 - 1  # any integer, anywhere (larger ones cannot be stored in an int64)
 MAX_ITEMS = 10_000  # entries of any one object or list
+MAX_OBJECTS = 10_000  # objects in the whole document (counted while parsing)
+MAX_NUMBERS = 1_000_000  # numbers in the whole document (array data is base64 text, not numbers)
 MAX_TEXT = 100_000  # characters of a string (the base64 data of an array excepted)
 MAX_TITLE = 1_000  # characters of a title, a caption, a label, a name
 

@@ -17,6 +17,8 @@
   GUI tests instead of aborting in Qt's xcb plugin.
 - ``disk_full``: a :class:`disk_faults.DiskFault`; ``disk_full.arm(room)`` makes every atomic
   write from then on fail as a full disk after ``room`` bytes.
+- ``small_disk``: a :class:`disk_faults.SmallDisk`, a 1 MiB tmpfs mounted for the test (skipped
+  where mounting is not allowed); ``small_disk.fill()`` leaves 16 KiB free.
 - Hypothesis: no per-example deadline (timings on a busy 2-core machine are noise); under
   ``CI`` the runs are derandomized so that CI is repeatable.
 """
@@ -273,6 +275,16 @@ def disk_full(monkeypatch):
     from disk_faults import DiskFault
 
     return DiskFault(monkeypatch)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 1 MiB tmpfs at ``tmp_path / "disk"`` for this test (skipped where mounting is refused)."""
+    # Imported when asked: it imports kfdviz, which this file otherwise never loads.
+    from disk_faults import SmallDisk
+
+    with SmallDisk(tmp_path / "disk").mounted() as disk:
+        yield disk
 
 
 # ---------------------------------------------------------------------------------------------

@@ -230,3 +230,27 @@ def test_the_cli_prints_one_line_for_a_hostile_session(document, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("kfdviz: error: bad.kfdviz: "), result.stderr
     assert "view_settings.resolution" in lines[0] and "8 to 1000" in lines[0]
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("what", ["panels", "numbers"])
+def test_a_million_entries_are_refused_while_parsing(document, what):
+    import tracemalloc
+
+    doc = copy.deepcopy(document)
+    if what == "panels":
+        doc["panels"] = [doc["panels"][0]] * 1_000_000
+        fragment = f"more than {schema.MAX_OBJECTS:,} objects"
+    else:
+        doc["view_settings"] = {**doc["view_settings"], "extra": [0.5] * 2_000_000}
+        fragment = f"more than {schema.MAX_NUMBERS:,} numbers"
+    text = json.dumps(doc)
+    tracemalloc.start()
+    try:
+        with pytest.raises(SessionError) as caught:
+            loads_session(text, path="hostile.kfdviz")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert str(caught.value).startswith("hostile.kfdviz: ") and fragment in str(caught.value)
+    # stopped at the first entry over the limit: nothing like the document was built
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MiB taken to refuse it"

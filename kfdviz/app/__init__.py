@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from .. import presets, resources
 from .autosave import default_dir
+from .crash_report import CrashReporter
 
 # How long --screenshot waits for the fits before giving up.
 SCREENSHOT_TIMEOUT = 120.0
@@ -54,10 +55,14 @@ def launch(preset: str | None = None, screenshot: str | None = None) -> int:
         preset, settings=settings, restore=screenshot is None, autosave_dir=autosave_dir
     )
     window.show()
+    # An exception that escapes a slot is said in the window, which keeps working.
+    reporter = CrashReporter(window)
+    reporter.install()
     if screenshot:
         code = _screenshot(app, window, Path(screenshot))
     else:
         code = app.exec()
+    reporter.uninstall()
     _dispose(window)
     return code
 

@@ -99,7 +99,7 @@ class CanvasTools(QObject):
         if self.tool == "add":
             self.data.add_points([[x, y]], k)
         elif self.tool == "spray":
-            self._spray(view, x, y, merge=None)
+            self._spray(view, x, y, merge=None, k=k)
         elif self.tool == "erase":
             self._erase(view, x, y, merge=None)
         elif self.tool == "relabel":

@@ -239,6 +239,7 @@ class FitControl(QObject):
                     # The registry's reasons name the parameter already ("Width c must be ...").
                     said = reason if reason.startswith(label) else f"{label}: {reason}"
                     slot.set_failure(reason, name0)
+                    self.failed_version[name] = self.data.version  # settled: a reason
                     self.status.show(f"{said} Nothing was fitted.", kind="error")
                     self.marks.stale(name, f"{said} This picture is of the last valid value.")
                     self.worker.cancel(name)

@@ -9,6 +9,7 @@ thread only loads finished PNGs; closing the gallery cancels the rendering and j
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import threading
@@ -27,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__, presets
-from ..figure.export import render_image
+from ..atomic_file import atomic_path
+from ..figure.export import check_figure_file, render_image
 from ..pipeline import CancelToken, FitCancelled
 from ..render import compute, figure_plan
 from ..session import state_from_preset, with_settings
@@ -77,10 +79,9 @@ def render_thumbnail(name: str, path: Path, cancel=None) -> Path:
     computed = compute(state, cancel=cancel)
     image, _ = render_image(figure_plan(computed), RENDER_SIZE, RENDER_DPI)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    if not image.save(str(tmp), "PNG"):
-        raise OSError(f"could not write {tmp}")
-    os.replace(tmp, path)
+    with atomic_path(path, check=lambda temporary: check_figure_file("png", temporary)) as tmp:
+        if not image.save(str(tmp), "PNG"):
+            raise OSError(errno.EIO, "could not write the thumbnail", str(tmp))
     return path
 
 

@@ -311,6 +311,15 @@ class SessionActions(QObject):
         except (ValueError, TypeError) as exc:
             self.status.show(f"Could not generate {name}: {exc}", kind="error")
             return
+        regression = datasets.describe(name)["task"] == "regression"
+        n_classes = 0 if regression else len(np.unique(y))
+        if n_classes > datasets.MAX_CLASSES:  # checked before anything changes: nothing is lost
+            self.status.show(
+                f"Could not generate {name}: it has {n_classes} classes, and the window holds "
+                f"at most {datasets.MAX_CLASSES}; choose another data set (the points stay)",
+                kind="error",
+            )
+            return
         title = str(datasets.describe(name).get("title", name))
         with self.history.group(f"Generate {short_label(title)}"):
             self._generated(name, params, seed, X, y)

@@ -23,6 +23,10 @@ PROGRESS_DELAY_MS = 250
 ERROR_COLOR = "#D55E00"
 
 
+# The longest message the status line shows whole.
+MAX_MESSAGE_CHARS = 500
+
+
 class _ClickToHide(QLabel):
     def __init__(self, text: str, on_click):
         super().__init__(text)
@@ -74,7 +78,10 @@ class StatusLine(QObject):
 
     # -- the message ----------------------------------------------------------------------------
     def show(self, text: str, *, kind: str = "info") -> None:
-        """Show ``text`` as the message, coloured by ``kind`` ("info", "ok" or "error")."""
+        """Show ``text`` as the message, coloured by ``kind`` ("info", "ok" or "error"); a text
+        longer than :data:`MAX_MESSAGE_CHARS` is shown in part (a message may quote a file)."""
+        if len(text) > MAX_MESSAGE_CHARS:
+            text = f"{text[: MAX_MESSAGE_CHARS - 40]}… ({len(text):,} characters in all)"
         self.label.setText(f"<span style='color:{self._color(kind)}'>{escape(text)}</span>")
         self.label.setToolTip(text)
         self.last = (kind, text)

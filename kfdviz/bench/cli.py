@@ -58,6 +58,11 @@ def run(args: argparse.Namespace) -> int:
             also = f" (--quick: {', '.join(quick)})" if quick else ""
             print(f"{sc.name:<18} {sc.title}; target {target}{also}")
         return 0
+    if args.only is not None and not all(pattern.strip() for pattern in args.only):
+        print(
+            "kfdviz: error: --only needs a pattern of scenario names, e.g. 'kfd-*'", file=sys.stderr
+        )
+        return 2
     if args.repeats is not None and args.repeats < 1:
         print("kfdviz: error: --repeats must be at least 1", file=sys.stderr)
         return 2

@@ -22,6 +22,11 @@ waits until it has imported the solvers (one to a few seconds); a cancel meanwhi
 once and the child is ended as soon as it exists. The fork server and multiprocessing's resource
 tracker stay until this process ends; every solve's child is ended and joined.
 
+A child never runs the user's ``__main__``: multiprocessing would have each child import the
+parent's main script again (so a script without ``if __name__ == "__main__":`` would run once
+more per solve); the children of this module are started without it (:func:`_preparation_data`)
+and import only what unpickling their call needs, from the package itself.
+
 Without a scope (scripts, notebooks, the command line) every solve runs in the calling thread
 and nothing is polled. No Qt here.
 """
@@ -167,6 +172,30 @@ def unprofiled() -> Iterator[None]:
 
 # -- the child process ---------------------------------------------------------------------------
 _CONTEXT = None
+# Set on the thread that starts a solver's child, while it starts it.
+_STARTING = threading.local()
+_MULTIPROCESSING_PREPARATION = None
+
+
+def _preparation_data(name):
+    """multiprocessing's preparation data for a new process, less the parent's main module for a
+    solver's child (see the module's docstring); other processes get it unchanged."""
+    data = _MULTIPROCESSING_PREPARATION(name)
+    if getattr(_STARTING, "solver", False):
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+    return data
+
+
+def _without_main() -> None:
+    """Route multiprocessing's preparation data through :func:`_preparation_data` (once)."""
+    global _MULTIPROCESSING_PREPARATION
+    # The start-up module of multiprocessing's children: needed only once children are made.
+    from multiprocessing import spawn
+
+    if _MULTIPROCESSING_PREPARATION is None:
+        _MULTIPROCESSING_PREPARATION = spawn.get_preparation_data
+        spawn.get_preparation_data = _preparation_data
 
 
 def _context():
@@ -178,6 +207,7 @@ def _context():
             ctx.set_forkserver_preload(list(PRELOAD))
         else:
             ctx = multiprocessing.get_context("spawn")
+        _without_main()
         _CONTEXT = ctx
     return _CONTEXT
 
@@ -345,6 +375,7 @@ class _Start:
         threading.Thread(target=self._run, name="kfdviz-solver-start", daemon=True).start()
 
     def _run(self) -> None:
+        _STARTING.solver = True  # this thread starts solvers' children only
         try:
             self.process.start()
         except BaseException as exc:  # raised to the waiting thread

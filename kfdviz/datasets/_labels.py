@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .errors import DataFileError
+from .errors import DataFileError, quote
 
 _INTEGER = re.compile(r"[+-]?\d+\Z")
 _INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
@@ -69,7 +69,8 @@ def labels_from_text(
             if numbers is None:
                 row = next(i for i, v in enumerate(values) if _number(v) is None)
                 raise complain(
-                    row, f"{values[row]!r} is not a number (regression targets must be numbers)"
+                    row,
+                    f"{quote(values[row])} is not a number (regression targets must be numbers)",
                 )
             return numbers, None, "regression"
     if all_integers:

@@ -22,9 +22,9 @@ from .. import atomic_file
 from ..regular_file import NotRegularFile, TooLarge, read_regular
 from ._labels import labels_from_array
 from .drawing import MAX_CLASSES
-from .errors import DataFileError, DataFileNotFoundError
+from .errors import DataFileError, DataFileNotFoundError, quote
 from .npz import NpzArchive
-from .table import ROLE_COLUMN, ROLES, read_table
+from .table import ROLE_COLUMN, ROLES, check_text_head, read_table
 
 FORMATS = ("csv", "tsv", "npz", "svmlight")
 _EXTENSIONS = {
@@ -81,6 +81,11 @@ class LoadedData:
         if self.roles is None:
             return np.ones(self.n_points, dtype=bool)
         return self.roles == "train"
+
+
+# The largest coordinate or target a data file may hold: its square, summed over the features
+# of a pair of points, stays finite in float64 (1e150 squared is 1e300, below 1.8e308).
+MAX_MAGNITUDE = 1e150
 
 
 def _human_bytes(n: int) -> str:
@@ -158,8 +163,19 @@ def load_table(
         _check_limit(name, value)
     p = Path(os.fspath(path))
     limit = _FILE_LIMIT_BYTES if max_bytes is None else max_bytes
+
+    def check_head(head: bytes) -> None:
+        # A binary file is refused on its first block, not after gigabytes are read.
+        fmt = format_of(p, format, head[:4096])
+        if fmt in ("csv", "tsv", "svmlight"):
+            check_text_head(path, head)
+        elif not head.startswith(b"PK"):
+            raise DataFileError(
+                path, "is not a readable .npz archive (it does not begin as a zip file does)"
+            )
+
     try:
-        data = read_regular(p, limit)
+        data = read_regular(p, limit, check_head)
     except FileNotFoundError:
         where = p.parent if str(p.parent) not in ("", ".") else Path(".")
         raise DataFileNotFoundError(path, f"no such file (looked in {where})") from None
@@ -178,6 +194,12 @@ def load_table(
     fmt = format_of(p, format, data[:4096])
     budget = _ARRAY_LIMIT_BYTES if max_bytes is None else max_bytes
     common = {"task": task, "min_classes": min_classes, "max_classes": max_classes}
+    return _within_range(
+        path, _read(path, p, data, fmt, label, header, delimiter, max_points, budget, common)
+    )
+
+
+def _read(path, p, data, fmt, label, header, delimiter, max_points, budget, common) -> LoadedData:
     if fmt in ("csv", "tsv"):
         table = read_table(
             path,
@@ -195,6 +217,27 @@ def load_table(
     return _read_svmlight(
         path, data, label=label, max_points=max_points, max_bytes=budget, **common
     )
+
+
+def _within_range(path, loaded: LoadedData) -> LoadedData:
+    """Refuse coordinates (and regression targets) too large for a picture or a kernel."""
+    for what, values in (("coordinate", loaded.X), ("target", loaded.y)):
+        values = np.asarray(values)
+        if values.dtype.kind != "f" or values.size == 0:
+            continue
+        big = np.abs(values) > MAX_MAGNITUDE
+        if big.any():
+            index = np.unravel_index(int(np.argmax(big)), values.shape)
+            place = f"point {index[0] + 1}" + (
+                f", feature {index[1] + 1}" if len(index) > 1 else ""
+            )
+            raise DataFileError(
+                path,
+                f"{place}: the {what} {float(values[index]):g} is too large; kfdviz works with "
+                f"values up to {MAX_MAGNITUDE:g} in size (squared distances must stay finite): "
+                "rescale the data",
+            )
+    return loaded
 
 
 def load(
@@ -358,23 +401,23 @@ def _locate_svmlight_error(text: str) -> tuple[int, str] | None:
         try:
             float(tokens[0])
         except ValueError:
-            return line_no, f"label {tokens[0]!r} is not a number"
+            return line_no, f"label {quote(tokens[0])} is not a number"
         previous = -1
         for position, token in enumerate(tokens[1:], 2):
             if token.startswith("qid:"):
                 continue
             match = _SVM_FEATURE.match(token)
             if not match:
-                return line_no, (f"item {position} ({token!r}) is not of the form index:value")
+                return line_no, f"item {position} ({quote(token)}) is not of the form index:value"
             try:
                 float(match.group(2))
             except ValueError:
-                return line_no, f"item {position}: {match.group(2)!r} is not a number"
+                return line_no, f"item {position}: {quote(match.group(2))} is not a number"
             index = int(match.group(1))
             if index >= 2**31 - 1:
                 return line_no, f"item {position}: feature index {index} is too large"
             if index <= previous:
-                return line_no, f"item {position}: feature indices must increase ({token!r})"
+                return line_no, f"item {position}: feature indices must increase ({quote(token)})"
             previous = index
     return None
 

@@ -7,6 +7,7 @@ an editor counts them, from 1) and the column (by its header name, else by its n
 
 from __future__ import annotations
 
+import codecs
 import csv
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._labels import labels_from_text
-from .errors import DataFileError
+from .errors import DataFileError, quote
 
 # Tried in this order; the first that splits the sampled lines consistently into more than one
 # field wins. A semicolon comes before the comma so that decimal commas are reported as such.
@@ -38,11 +39,52 @@ class Table:
     task: str
 
 
+# Byte-order marks, the longer first (UTF-32's little-endian mark begins with UTF-16's).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+)
+
+
+def bom_encoding(head: bytes) -> str | None:
+    """The text encoding a byte-order mark at the start of ``head`` names, if any."""
+    return next((name for bom, name in _BOMS if head.startswith(bom)), None)
+
+
+def _binary(path) -> DataFileError:
+    return DataFileError(
+        path, "contains NUL bytes: this looks like a binary file, not a text table"
+    )
+
+
+def check_text_head(path, head: bytes) -> None:
+    """Refuse a file whose first block shows it is binary (NUL bytes, and no UTF-16 or UTF-32
+    byte-order mark), before the rest of it is read."""
+    if bom_encoding(head) in (None, "utf-8-sig") and b"\x00" in head:
+        raise _binary(path)
+
+
 def decode(path, data: bytes) -> str:
+    """The text of a table: UTF-16 or UTF-32 by their byte-order mark, else UTF-8 (with or
+    without its mark), else Latin-1."""
+    encoding = bom_encoding(data)
+    if encoding in ("utf-16", "utf-32"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise DataFileError(
+                path,
+                f"starts with a {encoding.upper()} byte-order mark, but byte {exc.start + 1} is "
+                f"not {encoding.upper()} text; save the table as UTF-8",
+            ) from None
+        if "\x00" in text:
+            raise _binary(path)
+        return text
     if b"\x00" in data:
-        raise DataFileError(
-            path, "contains NUL bytes: this looks like a binary file, not a text table"
-        )
+        raise _binary(path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -234,7 +276,11 @@ def read_table(
         def complain(row: int, message: str) -> DataFileError:
             return DataFileError(path, message, line=body[row][0], column=column(label_col))
 
-        where = f"label column {column(label_col)!r}" if names else f"label column {label_col + 1}"
+        where = (
+            f"label column {quote(str(column(label_col)))}"
+            if names
+            else f"label column {label_col + 1}"
+        )
         y, class_names, task_found = labels_from_text(
             [row[label_col].strip() for row in cells],
             complain,
@@ -253,7 +299,7 @@ def read_table(
             if value not in ROLES:
                 raise DataFileError(
                     path,
-                    f"{row[role_col].strip()!r} is not a role; expected 'train' or 'test'",
+                    f"{quote(row[role_col].strip())} is not a role; expected 'train' or 'test'",
                     line=body[r][0],
                     column=column(role_col),
                 )
@@ -278,7 +324,7 @@ def _parse_features(path, body, cells, feature_cols, column) -> np.ndarray:
                     what = (
                         "empty cell, expected a number"
                         if cell == ""
-                        else f"{cell!r} is not a number"
+                        else f"{quote(cell)} is not a number"
                     )
                     raise DataFileError(path, what, line=body[r][0], column=column(c)) from None
     finite = np.isfinite(X)
@@ -287,7 +333,7 @@ def _parse_features(path, body, cells, feature_cols, column) -> np.ndarray:
         c = feature_cols[k]
         raise DataFileError(
             path,
-            f"{cells[r][c].strip()!r} is not a finite number; missing or infinite values are not "
+            f"{quote(cells[r][c].strip())} is not a finite number; missing or infinite values are not "
             "supported (remove the row or fill in a value)",
             line=body[r][0],
             column=column(c),
@@ -299,6 +345,8 @@ __all__ = [
     "ROLES",
     "ROLE_COLUMN",
     "Table",
+    "bom_encoding",
+    "check_text_head",
     "decode",
     "looks_like_header",
     "read_table",

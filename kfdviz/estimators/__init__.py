@@ -1,5 +1,6 @@
 """scikit-learn estimators for the papers' algorithms."""
 
+from ._base import LargeFitWarning
 from .kfd import KernelFisherDiscriminant
 from .koc import KernelOrthogonalCentroid
 from .kpca import KernelPCA, OrientedKernelPCA
@@ -15,6 +16,7 @@ __all__ = [
     "KernelOrthogonalCentroid",
     "KernelPCA",
     "KernelPCANoveltyDetector",
+    "LargeFitWarning",
     "LinearDiscriminant",
     "LinearPCA",
     "OneClassSupportVector",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -22,6 +23,27 @@ KERNEL_PARAMETER_CONSTRAINTS = {
 }
 
 
+# An exact fit predicted to take longer or to hold more than this is warned about, once per
+# process for an estimator of the same parameters on data of the same shape. The prediction prices the fit's cost model
+# (its spec's ``cost``) at the rates of a modest machine: the same model, with rates measured on
+# the machine, drives the window's large-data banner (kfdviz.pipeline.cost).
+LARGE_FIT_SECONDS = 60.0
+LARGE_FIT_BYTES = 4 * 2**30
+_MODEST_RATES = {"kernel_values": 2e7, "flops": 5e9}
+
+
+# (estimator class, points, features, options) already warned about: each once per process.
+_WARNED: set = set()
+
+
+class LargeFitWarning(UserWarning):
+    """An exact fit predicted to be slow or to need much memory; the message says how to scale."""
+
+
+def _format_seconds(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 class KernelEstimatorMixin:
     """Kernel parameters (``kernel``, ``width``, ``degree``, ``coef0``) and fitted expansions."""
 
@@ -37,6 +59,7 @@ class KernelEstimatorMixin:
             )
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, **options)
         self._check_kernel_range(X)
+        self._warn_if_large(X, y)
         return X, y
 
     def _check_X(self, X, *, reset: bool) -> np.ndarray:
@@ -45,7 +68,65 @@ class KernelEstimatorMixin:
         )
         if reset:
             self._check_kernel_range(X)
+            self._warn_if_large(X, None)
         return X
+
+    def _spec(self):
+        """This estimator's entry in the registry (None for one the registry does not list)."""
+        # The registry imports every estimator module, this one's included: loaded when asked.
+        from . import registry
+
+        for key in registry.ALGORITHMS:
+            spec = registry.get(key)
+            if type(self) is spec.estimator and all(
+                getattr(self, name, None) == value for name, value in spec.fixed.items()
+            ):
+                return spec
+        return None
+
+    def _warn_if_large(self, X: np.ndarray, y) -> None:
+        """Warn (:class:`LargeFitWarning`) before an exact fit predicted to be slow or large,
+        with the predicted time and memory and the options that scale."""
+        # The cost models' problem description: loaded with the registry, when asked.
+        from .spec import Problem
+
+        spec = self._spec()
+        if spec is None or X.shape[0] < 1000:
+            return
+        classes = 2 if y is None else max(int(np.unique(y).size), 2)
+        params = self.get_params(deep=False)
+        problem = Problem(n=X.shape[0], d=X.shape[1], classes=classes, params=params, grid_points=0)
+        try:
+            work = spec.cost.work(problem)
+        except (TypeError, ValueError):
+            return
+        seconds = (
+            work.kernel_values / _MODEST_RATES["kernel_values"]
+            + (work.flops + work.serial_flops) / _MODEST_RATES["flops"]
+        )
+        if seconds <= LARGE_FIT_SECONDS and work.peak_bytes <= LARGE_FIT_BYTES:
+            return
+        said = (type(self).__name__, X.shape, repr(sorted(params.items())))
+        if said in _WARNED:
+            return
+        _WARNED.add(said)
+        if spec.subset_expansion and getattr(self, "n_centers", None) is None:
+            advice = (
+                "set n_centers (e.g. 500: the expansion over a subset of the points, whose cost "
+                "grows with n x n_centers instead of n^3), or use the greedy fit "
+                "(formulation='greedy')"
+            )
+        elif spec.subset_expansion:
+            advice = "lower n_centers, or use the greedy fit (formulation='greedy')"
+        else:
+            advice = "fit on a subset of the points (the cost grows with the cube of their number)"
+        warnings.warn(
+            f"{type(self).__name__} on {X.shape[0]:,} points: the exact fit is estimated to take "
+            f"about {_format_seconds(seconds)} and {work.peak_bytes / 2**30:.1f} GB on a modest "
+            f"machine; {advice}.",
+            LargeFitWarning,
+            stacklevel=4,
+        )
 
     def _check_kernel_range(self, X: np.ndarray) -> None:
         """Refuse training data on which the kernel's values overflow.
@@ -139,4 +220,12 @@ def label_text(label) -> str:
     return repr(label.item() if isinstance(label, np.generic) else label)
 
 
-__all__ = ["KERNEL_PARAMETER_CONSTRAINTS", "BaseEstimator", "Expansion", "KernelEstimatorMixin"]
+__all__ = [
+    "KERNEL_PARAMETER_CONSTRAINTS",
+    "LARGE_FIT_BYTES",
+    "LARGE_FIT_SECONDS",
+    "BaseEstimator",
+    "Expansion",
+    "KernelEstimatorMixin",
+    "LargeFitWarning",
+]

@@ -36,6 +36,19 @@ def _affine_expansion(transform, n_features: int) -> Expansion:
     return Expansion(Kernel("linear"), W.T, np.eye(W.shape[1]), offset, centers_are_points=False)
 
 
+def _check_scale(X: np.ndarray, method: str) -> None:
+    """Refuse finite data whose squares overflow: their covariance would hold inf or NaN, and
+    scikit-learn would then say only that the array "must not contain infs or NaNs"."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(np.sum(np.square(X)))
+    if not np.isfinite(total):
+        raise ValueError(
+            f"The training data are too large for {method}: the largest |x| is "
+            f"{float(np.max(np.abs(X))):.3g}, and the sums of squares of a covariance exceed the "
+            "largest floating-point number; scale the data (e.g. to unit variance)."
+        )
+
+
 class LinearPCA(TransformerMixin, BaseEstimator):
     """Principal component analysis (scikit-learn's PCA, exact SVD); ``expansion_`` = transform.
 
@@ -134,6 +147,7 @@ class LinearPCA(TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        _check_scale(X, "PCA")
         self.pca_ = PCA(n_components=self.n_components, whiten=self.whiten, svd_solver="full")
         self.pca_.fit(X)
         self.components_ = self.pca_.components_
@@ -283,6 +297,17 @@ class LinearDiscriminant(ClassifierMixin, TransformerMixin, BaseEstimator):
         check_classification_targets(y)
         if self.solver == "svd" and self.shrinkage is not None:
             raise ValueError("shrinkage needs solver='eigen' (the SVD solver does not use it).")
+        _check_scale(X, "a linear discriminant")
+        labels = np.unique(y, return_inverse=True)[1]
+        means = np.zeros((labels.max() + 1, X.shape[1]))
+        np.add.at(means, labels, X)
+        means /= np.bincount(labels)[:, None]
+        if not np.any(X - means[labels]):
+            raise ValueError(
+                "Every training point equals the mean of its class (the points of each class "
+                "are identical): the within-class scatter is zero, so no discriminant direction "
+                "is defined; give each class points that differ."
+            )
         self.lda_ = LinearDiscriminantAnalysis(
             n_components=self.n_components,
             solver=self.solver,

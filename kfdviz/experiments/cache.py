@@ -3,45 +3,23 @@
 A task is named by its key: what it computes (kind), the data set, the realization, the method,
 its parameters or grid, and the code version. The file name carries a digest of the key and the
 file holds the key itself, so a stored result is only ever returned for exactly that key.
-Files are written atomically (a temporary file in the same folder, flushed, then renamed), so a
-killed run leaves either the whole result or none of it.
+Files are written through :mod:`kfdviz.atomic_file` (a temporary file in the same folder, flushed,
+then renamed), so a killed run leaves either the whole result or none of it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+from .. import atomic_file
 
 
 def write_text_atomic(path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        # mkstemp makes the file private (0600); give it the mode a plain open() would
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+    """Write ``text`` to ``path`` (making its folders) through :mod:`kfdviz.atomic_file`."""
+    atomic_file.write_text(path, text, make_folders=True)
+    return Path(path)
 
 
 def canonical(key: dict) -> str:

@@ -9,6 +9,7 @@ paint, so that :func:`format_of` and the headless command line's argument checks
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -117,7 +118,7 @@ def render_image(plan: FigurePlan, size=None, dpi=None):
 def save_png(plan: FigurePlan, path, size=None, dpi=None):
     image, geometry = render_image(plan, size, dpi)
     if not image.save(str(path), "PNG"):
-        raise OSError(f"could not write {path}")
+        raise OSError(errno.EIO, "could not write the PNG image", str(path))
     return geometry
 
 
@@ -140,13 +141,11 @@ def save_svg(plan: FigurePlan, path, size=None, dpi=None):
     gen.setDescription("kfdviz figure: vector paths and text, the feature image embedded as PNG")
     painter = QPainter()
     if not painter.begin(gen):
-        raise OSError(f"could not write {path}")
+        raise OSError(errno.EIO, "could not write the SVG file", str(path))
     try:
         geometry = paint_figure(painter, plan, width, height, dpi)
     finally:
         painter.end()
-    if not Path(path).is_file() or Path(path).stat().st_size == 0:
-        raise OSError(f"could not write {path}")
     return geometry
 
 
@@ -173,7 +172,7 @@ def save_pdf(plan: FigurePlan, path, size=None, dpi=None):
     writer.setCreator("kfdviz")
     painter = QPainter()
     if not painter.begin(writer):
-        raise OSError(f"could not write {path}")
+        raise OSError(errno.EIO, "could not write the PDF file", str(path))
     try:
         # The device's own units may differ from our pixels by rounding: scale onto the page.
         sx = writer.width() / width
@@ -185,20 +184,54 @@ def save_pdf(plan: FigurePlan, path, size=None, dpi=None):
     return geometry
 
 
+# What a whole file of each format begins with and what its last bytes hold. Qt's PDF and SVG
+# writers drop what a full disk refuses without a word, so the file is read back before it
+# replaces the old one: a cut file misses its end.
+_HEAD = {"png": b"\x89PNG\r\n\x1a\n", "svg": b"<?xml", "pdf": b"%PDF-"}
+_TAIL = {"png": b"IEND", "svg": b"</svg>", "pdf": b"%%EOF"}
+_TAIL_BYTES = 1024
+
+
+def check_figure_file(fmt: str, path) -> None:
+    """Raise ``OSError`` unless ``path`` holds a whole ``fmt`` file (its head and its end)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_HEAD[fmt]))
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - _TAIL_BYTES))
+            tail = f.read()
+    except OSError as exc:
+        raise OSError(errno.EIO, f"could not read back the {fmt.upper()} file", str(path)) from exc
+    if head != _HEAD[fmt] or _TAIL[fmt] not in tail:
+        raise OSError(
+            errno.EIO,
+            f"the {fmt.upper()} file came out incomplete ({size} bytes; is the disk full?)",
+            str(path),
+        )
+
+
 def save_figure(plan: FigurePlan, path, size=None, dpi=None):
-    """Write ``plan`` to ``path`` in the format its suffix names (.png, .svg, .pdf)."""
+    """Write ``plan`` to ``path`` in the format its suffix names (.png, .svg, .pdf).
+
+    The file is written beside ``path`` under a temporary name, read back (its head and end) and
+    only then renamed over ``path``: a full disk or a failed write raises ``OSError`` naming
+    ``path`` and keeps what was there.
+    """
 
     fmt = format_of(path)
     check_size(size, dpi)  # before anything is created
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(path) as temporary:  # a failed or killed save keeps the old figure
-        return {"png": save_png, "svg": save_svg, "pdf": save_pdf}[fmt](plan, temporary, size, dpi)
+    writer = {"png": save_png, "svg": save_svg, "pdf": save_pdf}[fmt]
+    # a failed or killed save keeps the old figure
+    with atomic_path(path, check=lambda temporary: check_figure_file(fmt, temporary)) as temporary:
+        return writer(plan, temporary, size, dpi)
 
 
 __all__ = [
     "DEFAULT_DPI",
     "DEFAULT_SIZE",
     "FORMATS",
+    "check_figure_file",
     "check_size",
     "default_size",
     "ensure_app",

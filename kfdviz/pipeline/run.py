@@ -19,7 +19,7 @@ from ..core import mu_path, stoppable
 from ..core.fit_cache import FIT_CACHE, kernel_key
 from ..core.kernels import Kernel
 from ..core.tangents import tangent_directions
-from ..estimators import registry
+from ..estimators import LargeFitWarning, registry
 from ..estimators.spec import Kind
 from . import cost, reuse
 from .advice import fit_advice
@@ -160,6 +160,8 @@ def _fitted(request, spec, params, estimator, X_train, y_train, check, cancel):
     with blas_threads(n_train), warnings.catch_warnings(record=True) as records:
         for category in (UserWarning, FutureWarning, DeprecationWarning):
             warnings.simplefilter("always", category)
+        # the window's large-data banner says this before the fit, with measured rates
+        warnings.simplefilter("ignore", LargeFitWarning)
         try:
             with (
                 hooked(check),

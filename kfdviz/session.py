@@ -11,6 +11,7 @@ File format (``format_version`` 1), UTF-8 JSON::
     {"format": "kfdviz-session", "format_version": 1, "kfdviz_version": "...",
      "title": "...", "description": "...", "preset": "name" | null,
      "data": {"X": ARRAY, "y": ARRAY | null, "test": ARRAY, "regression": false,
+              "standardize": false,
               "generator": {"name": ..., "params": {...}, "seed": 0} | null,
               "split": {"test_ratio": 0.25, "seed": 0}},
      "panels": [{"algorithm": "kfd", "params": {...}, "feature": "auto" | 0, "title": ""}],
@@ -104,6 +105,8 @@ class SessionState:
     view: str = "input"
     regression: bool = False
     with_svr: bool = False
+    # whether the kernel sees the features standardized (data of more than two features)
+    standardize: bool = False
     generator: dict | None = None  # {"name", "params", "seed"} when the data were generated
     split: dict = field(default_factory=lambda: {"test_ratio": 0.0, "seed": 0})
     sweep: dict | None = None  # a kfdviz.sweep.Sweep as a dict, for curve-over-parameter figures
@@ -251,6 +254,7 @@ def _to_document(state: SessionState) -> dict:
             "y": None if state.y is None else encode_array(state.y),
             "test": encode_array(state.test_mask),
             "regression": bool(state.regression),
+            "standardize": bool(state.standardize),
             "generator": state.generator,
             "split": dict(state.split),
         },
@@ -551,6 +555,7 @@ def _from_document(doc: dict) -> SessionState:
         layout=_field(doc, "layout", "", str),
         view=_field(doc, "view", "", str, optional=True, default="input"),
         regression=_field(data, "regression", "data.", bool, optional=True, default=False),
+        standardize=_field(data, "standardize", "data.", bool, optional=True, default=False),
         with_svr=_field(doc, "with_svr", "", bool, optional=True, default=False),
         generator=generator,
         split=dict(split),

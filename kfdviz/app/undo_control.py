@@ -139,7 +139,7 @@ class UndoControl(QObject):
         """Show the layout, the compare panels and the algorithm panel as the document has
         them now: nothing here changes them."""
         ws, p = self.workspace, self.document.pictures
-        compare_shown = ws.central.currentWidget() is not ws.single
+        compare_shown = ws.central.currentWidget() is not ws.single_page
         if layout_changed or (p.layout_name == "compare") != compare_shown:
             ws.set_layout(p.layout_name, fit=False)
         elif p.layout_name == "compare":

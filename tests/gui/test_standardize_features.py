@@ -54,6 +54,9 @@ def test_wine_is_standardized_with_a_width_from_what_the_kernel_sees(window, qtb
         w.resize(1280, 720)
         wait_idle(qtbot, w)
         w.grab().save(str(shot_dir() / "wine-standardized.png"))
+        w.workspace.data_dock.raise_()
+        qtbot.waitUntil(box.isVisible)
+        w.grab().save(str(shot_dir() / "wine-standardized-data-dock.png"))
 
     box.click()  # off: the raw units
     wait_idle(qtbot, w)

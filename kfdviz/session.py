@@ -49,6 +49,7 @@ import numpy as np
 from . import __version__, atomic_file, datasets, presets, session_schema
 from .estimators import registry
 from .pipeline import FitRequest, GridSpec, data_box
+from .pipeline.standardize import standardized
 from .regular_file import NotRegularFile, TooLarge, read_regular
 from .session_schema import VIEW_DEFAULTS, FieldError
 
@@ -190,8 +191,12 @@ def state_from_preset(preset) -> SessionState:
 
 
 def fit_requests(state: SessionState) -> list:
-    """One ``FitRequest`` per panel, exactly as the app builds them (shared grid box)."""
+    """One ``FitRequest`` per panel, exactly as the app builds them (shared grid box; the
+    features standardized over the training points when the session says so and there are more
+    than two)."""
     X = state.X
+    if state.standardize and X.ndim == 2 and X.shape[1] > 2:
+        X = standardized(X, ~np.asarray(state.test_mask, dtype=bool))
     box = None
     if not state.regression and X.ndim == 2 and X.shape[1] == 2 and X.shape[0]:
         box = data_box(X, float(state.setting("padding")))

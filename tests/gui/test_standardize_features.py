@@ -100,3 +100,30 @@ def test_generated_data_in_one_unit_are_left_as_they_are(window, qtbot):
     assert not w.document.standardize
     assert not panel.standardize.isChecked() and panel.standardize.isEnabled()
     assert not panel.standardize_note.isVisibleTo(w)
+
+
+def test_an_exported_script_standardizes_as_the_window_did(window, qtbot, monkeypatch, tmp_path):
+    from test_script_export import (  # the script export's own helpers, shared, not copied
+        drawn_values,
+        export_from_the_menu,
+        run_script,
+    )
+
+    w = window
+    _load_wine(w, qtbot, tmp_path)
+    combo = w.workspace.algorithm_panel.combo
+    combo.setCurrentIndex(combo.findData("kpca"))
+    wait_idle(qtbot, w)
+    assert w.document.standardize
+    result = w.pictures.main_slot.result
+    folder = tmp_path / "export"
+    folder.mkdir()
+    export_from_the_menu(w, monkeypatch, folder / "picture.py")
+    assert "X = (X - mean) / np.where(std > 0, std, 1.0)" in (folder / "picture.py").read_text()
+    done = run_script(folder / "picture.py", tmp_path / "values.npz")
+    assert done.returncode == 0, done.stderr
+    saved = np.load(tmp_path / "values.npz")
+    (kind,) = [str(k) for k in saved["kinds"]]
+    shown = drawn_values(result, kind)
+    scale = float(np.max(np.abs(shown)))
+    np.testing.assert_allclose(saved["values0"], shown, rtol=1e-6, atol=1e-8 * scale)

@@ -11,6 +11,7 @@ File format (``format_version`` 1), UTF-8 JSON::
     {"format": "kfdviz-session", "format_version": 1, "kfdviz_version": "...",
      "title": "...", "description": "...", "preset": "name" | null,
      "data": {"X": ARRAY, "y": ARRAY | null, "test": ARRAY, "regression": false,
+              "standardize": false,
               "generator": {"name": ..., "params": {...}, "seed": 0} | null,
               "split": {"test_ratio": 0.25, "seed": 0}},
      "panels": [{"algorithm": "kfd", "params": {...}, "feature": "auto" | 0, "title": ""}],
@@ -48,6 +49,7 @@ import numpy as np
 from . import __version__, atomic_file, datasets, presets, session_schema
 from .estimators import registry
 from .pipeline import FitRequest, GridSpec, data_box
+from .pipeline.standardize import standardized
 from .regular_file import NotRegularFile, TooLarge, read_regular
 from .session_schema import VIEW_DEFAULTS, FieldError
 
@@ -104,6 +106,8 @@ class SessionState:
     view: str = "input"
     regression: bool = False
     with_svr: bool = False
+    # whether the kernel sees the features standardized (data of more than two features)
+    standardize: bool = False
     generator: dict | None = None  # {"name", "params", "seed"} when the data were generated
     split: dict = field(default_factory=lambda: {"test_ratio": 0.0, "seed": 0})
     sweep: dict | None = None  # a kfdviz.sweep.Sweep as a dict, for curve-over-parameter figures
@@ -187,8 +191,12 @@ def state_from_preset(preset) -> SessionState:
 
 
 def fit_requests(state: SessionState) -> list:
-    """One ``FitRequest`` per panel, exactly as the app builds them (shared grid box)."""
+    """One ``FitRequest`` per panel, exactly as the app builds them (shared grid box; the
+    features standardized over the training points when the session says so and there are more
+    than two)."""
     X = state.X
+    if state.standardize and X.ndim == 2 and X.shape[1] > 2:
+        X = standardized(X, ~np.asarray(state.test_mask, dtype=bool))
     box = None
     if not state.regression and X.ndim == 2 and X.shape[1] == 2 and X.shape[0]:
         box = data_box(X, float(state.setting("padding")))
@@ -251,6 +259,7 @@ def _to_document(state: SessionState) -> dict:
             "y": None if state.y is None else encode_array(state.y),
             "test": encode_array(state.test_mask),
             "regression": bool(state.regression),
+            "standardize": bool(state.standardize),
             "generator": state.generator,
             "split": dict(state.split),
         },
@@ -582,6 +591,7 @@ def _from_document(doc: dict) -> SessionState:
         layout=_field(doc, "layout", "", str),
         view=_field(doc, "view", "", str, optional=True, default="input"),
         regression=_field(data, "regression", "data.", bool, optional=True, default=False),
+        standardize=_field(data, "standardize", "data.", bool, optional=True, default=False),
         with_svr=_field(doc, "with_svr", "", bool, optional=True, default=False),
         generator=generator,
         split=dict(split),

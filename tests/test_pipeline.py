@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 import pytest
+from sklearn.decomposition import PCA
 
 from kfdviz import datasets, presets
 from kfdviz.estimators import registry
@@ -198,7 +199,14 @@ def test_three_dimensional_data_give_points_and_embedding_but_no_grid():
 def test_more_than_three_dimensions_are_projected_for_the_3d_view():
     X, y = datasets.make("iris")
     r = run_fit(FitRequest("koc", {"width": 1.0}, X, y))
-    assert r.points3d.shape == (150, 3) and r.points3d_labels[0] == "PC 1"
+    assert r.points3d.shape == (150, 3)
+    # the axes carry each component's share of the variance (scikit-learn's PCA, independent)
+    shares = 100 * PCA(3).fit(X).explained_variance_ratio_
+    assert r.points3d_labels == tuple(f"PC {j + 1} ({s:.0f} %)" for j, s in enumerate(shares))
+    # the projection is PCA's, up to each component's sign
+    np.testing.assert_allclose(
+        np.abs(r.points3d), np.abs(PCA(3).fit_transform(X)), atol=1e-8 * np.abs(X).max()
+    )
 
 
 def test_regression_curve_with_expansion_points():

@@ -392,3 +392,24 @@ def test_loads_from_text():
     assert loads_session(text) == state
     with pytest.raises(SessionError, match="truncated"):
         loads_session(text[:-1])
+
+
+def test_a_session_that_standardizes_fits_what_the_window_fitted(tmp_path):
+    from sklearn.datasets import load_wine  # only this test needs a data set in other units
+    from sklearn.preprocessing import StandardScaler  # the independent computation
+
+    X, y = load_wine(return_X_y=True)
+    test = np.zeros(len(X), bool)
+    test[::4] = True
+    state = SessionState(
+        X=X, y=y, test_mask=test, panels=(PanelState("kfd", {}),), standardize=True
+    )
+    loaded = load_session(save_session(tmp_path / "wine", state))
+    assert loaded.standardize
+    (request,) = fit_requests(loaded)
+    expected = StandardScaler().fit(X[~test]).transform(X)
+    np.testing.assert_allclose(request.X, expected, rtol=1e-12, atol=1e-12)
+    # a session written before the choice existed fits the points as they are
+    old = SessionState(X=X, y=y, test_mask=test, panels=(PanelState("kfd", {}),))
+    assert not old.standardize
+    np.testing.assert_array_equal(fit_requests(old)[0].X, X)

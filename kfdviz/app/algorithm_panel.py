@@ -331,6 +331,8 @@ class AlgorithmPanel(QWidget):
         """Give the kernel width ``width`` (rounded to three figures), as if typed."""
         w = self._widgets.get("width")
         if w is not None:
+            if hasattr(w, "center_range_on"):
+                w.center_range_on(float(f"{width:.3g}"))
             w.set_value(float(f"{width:.3g}"))
             w.set_error(None)
             self._gestures += 1

@@ -6,6 +6,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
@@ -32,6 +33,7 @@ class DataPanel(QWidget):
     split_changed = Signal(float)
     class_changed = Signal(int)
     mode_changed = Signal(str)  # "classification" | "regression"
+    standardize_changed = Signal(bool)  # the "Standardize features" box, ticked by the user
 
     def __init__(self, tool_actions: list[QAction], file_actions: list[QAction], parent=None):
         super().__init__(parent)
@@ -162,6 +164,19 @@ class DataPanel(QWidget):
         self.split.valueChanged.connect(self._split_moved)
         self.split.sliderReleased.connect(self._split_released)
 
+        # -- the features' units ------------------------------------------------------------
+        self.standardize = QCheckBox("Standardize features")
+        self.standardize.setToolTip(
+            "The kernel sees each feature centred and divided by its standard deviation (over "
+            "the training points), so that a feature in large units does not drown the others. "
+            "Applies to data of more than two features."
+        )
+        self.standardize.toggled.connect(self.standardize_changed)
+        self.standardize_note = QLabel("")
+        self.standardize_note.setWordWrap(True)
+        small_font(self.standardize_note)
+        self.standardize_note.hide()
+
         self.count = QLabel("")
         self.count.setWordWrap(True)
         small_font(self.count)
@@ -171,6 +186,8 @@ class DataPanel(QWidget):
         layout.addWidget(gen_box)
         layout.addWidget(draw_box)
         layout.addWidget(split_box)
+        layout.addWidget(self.standardize)
+        layout.addWidget(self.standardize_note)
         layout.addWidget(self.count)
         layout.addStretch(1)
         self._generator_changed()
@@ -184,6 +201,7 @@ class DataPanel(QWidget):
             (self.generate, "Generate"),
             (self.regression, "Regression mode"),
             (self.split, "Train / test split"),
+            (self.standardize, "Standardize features"),
         ):
             widget.setAccessibleName(name)
         for k, button in enumerate(self.class_buttons):
@@ -287,6 +305,16 @@ class DataPanel(QWidget):
 
     def _split_released(self) -> None:
         self.split_changed.emit(self.split.value() / 100.0)
+
+    def set_standardize(self, on: bool, applies: bool, note: str = "") -> None:
+        """Show the box ticked or not (without telling), enabled where it ``applies`` (data of
+        more than two features), with ``note`` under it (hidden when empty)."""
+        self.standardize.blockSignals(True)
+        self.standardize.setChecked(on)
+        self.standardize.blockSignals(False)
+        self.standardize.setEnabled(applies)
+        self.standardize_note.setText(note)
+        self.standardize_note.setVisible(bool(note))
 
     def set_counts(self, text: str) -> None:
         self.count.setText(text)

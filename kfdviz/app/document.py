@@ -35,6 +35,7 @@ import numpy as np
 
 from ..datasets.drawing import DrawnDataset
 from ..estimators import registry
+from ..pipeline.standardize import standardized
 from .pictures import Pictures, SlotState, param_names, settled_params
 from .wording import CHOICE_LABELS
 
@@ -81,6 +82,7 @@ class DocState:
     compare_seeded: bool
     with_svr: bool
     resolution: int
+    standardize: bool = False
 
     def same_data(self, other: DocState) -> bool:
         """The same points, classes, roles and mode."""
@@ -105,6 +107,7 @@ class DocState:
             self.compare_seeded,
             self.with_svr,
             self.resolution,
+            self.standardize,
         )
 
     def __eq__(self, other) -> bool:
@@ -129,6 +132,7 @@ class DocState:
             "compare_seeded",
             "with_svr",
             "resolution",
+            "standardize",
         ):
             if getattr(self, name) != getattr(other, name):
                 found.append(name)
@@ -246,6 +250,8 @@ def describe(before: DocState, after: DocState) -> str:
         return f"Compare panels show {after.compare_mode}"
     if before.test_ratio != after.test_ratio:
         return f"Split {round(100 * after.test_ratio)} % test"
+    if before.standardize != after.standardize:
+        return f"Standardize features {'on' if after.standardize else 'off'}"
     if before.with_svr != after.with_svr:
         return f"SVR tube {'on' if after.with_svr else 'off'}"
     if not before.same_data(after):
@@ -440,6 +446,8 @@ class Document:
     test_ratio: float = 0.0
     split_seed: int = 0
     generator: tuple | None = None  # (name, parameters, seed) of the generator of the points
+    # whether the kernel sees the features standardized (data of more than two features only)
+    standardize: bool = False
     # called with (state, step, restored) after a snapshot is put back
     restored_listeners: list = field(default_factory=list)
 
@@ -466,6 +474,7 @@ class Document:
             compare_seeded=p.compare_seeded,
             with_svr=p.with_svr,
             resolution=p.resolution,
+            standardize=self.standardize,
         )
 
     # -- the parts the window sets -------------------------------------------------------------
@@ -476,6 +485,19 @@ class Document:
 
     def set_generator(self, generator: tuple | None) -> None:
         self.generator = generator
+
+    def set_standardize(self, on: bool) -> None:
+        self.standardize = bool(on)
+
+    def standardizes(self, X) -> bool:
+        """Whether the kernel sees ``X`` standardized: asked for, and ``X`` has more than two
+        features (points in the plane are pictured over the plane in their own units)."""
+        return self.standardize and np.ndim(X) == 2 and np.shape(X)[1] > 2
+
+    def kernel_data(self, X, train) -> np.ndarray:
+        """The points as the kernel sees them: standardized over the training points
+        (``train``, a boolean mask) when :meth:`standardizes`, else as they are."""
+        return standardized(X, train) if self.standardizes(X) else np.asarray(X, dtype=float)
 
     def use_dataset(self, dataset: DrawnDataset) -> DrawnDataset:
         """Work on ``dataset`` from now on (its observers are the old one's); the old one."""
@@ -505,6 +527,7 @@ class Document:
                 data = "edit"
         self.test_ratio, self.split_seed = state.test_ratio, state.split_seed
         self.generator = generator_tuple(state.generator)
+        self.standardize = state.standardize
         p = self.pictures
         changed = []
         for slot, setting, old in zip(p.all_slots(), state.slots, before.slots, strict=True):

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..figure.plan import describe_zeros
 from ..pipeline import FitResult
+from ..pipeline.projection import input_title, points_in_3d
 from .wording import count
 
 
@@ -104,20 +105,24 @@ def counts_text(data) -> str:
     return text
 
 
-def points_3d(data) -> tuple[np.ndarray, tuple[str, str, str]]:
-    """The points of data with 3 or more dimensions as 3-D points: the first three
-    coordinates of 3-D data, else the first three principal components."""
-    if data.dimension == 3:
-        return data.X()[:, :3], ("x₁", "x₂", "x₃")
-    centred = data.X() - data.X().mean(axis=0)
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    return centred @ vt[:3].T, ("PC 1", "PC 2", "PC 3")
+def points_3d(data) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The points of data with 3 or more dimensions as 3-D points, as the kernel sees them
+    (standardized when they are): the three coordinates of 3-D data, else the first three
+    principal components (:func:`~kfdviz.pipeline.projection.points_in_3d`)."""
+    train = ~np.asarray(data.test_mask(), dtype=bool)
+    return points_in_3d(data.document.kernel_data(data.X(), train))
+
+
+def input_3d_title(data) -> str:
+    """The title of the 3-D view of the input points (a PCA projection beyond 3-D)."""
+    return input_title(data.dimension, standardized=data.document.standardizes(data.X()))
 
 
 __all__ = [
     "counts_text",
     "draw_compare_panel",
     "draw_embedding",
+    "input_3d_title",
     "points_3d",
     "show_compare_caption",
     "summary",

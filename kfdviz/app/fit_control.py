@@ -264,7 +264,8 @@ class FitControl(QObject):
         request = FitRequest(
             algorithm=slot.algorithm,
             params=params,
-            X=data.X(),
+            # the points as the kernel sees them (standardized when the document says so)
+            X=data.document.kernel_data(data.X(), ~np.asarray(data.test_mask(), dtype=bool)),
             y=data.y(),
             test_mask=data.test_mask(),
             slot=slot.name,

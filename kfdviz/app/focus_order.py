@@ -23,7 +23,7 @@ def name_views(ws, data_scroll: QWidget, algorithm_scroll: QWidget) -> None:
         (data_scroll, "Data"),
         (algorithm_scroll, "Algorithm panel"),
         (ws.input_view, "Input space"),
-        (ws.input3d, "Input data in 3-D"),
+        (ws.input3d, "3-D view"),
         (ws.outputs_view, "Outputs"),
         (ws.embedding_view, "Embedding"),
         (ws.diagnostics_view, "Diagnostics"),

@@ -206,6 +206,8 @@ class MainWindow(QMainWindow):
         ws.data_panel.generate_requested.connect(self.files.generate)
         ws.data_panel.split_changed.connect(self.data.set_split)
         ws.data_panel.mode_changed.connect(self.files.set_mode)
+        ws.data_panel.standardize_changed.connect(self.files.set_standardize)
+        self.document.restored_listeners.append(lambda *_: self.files.show_standardize())
         ws.refit_wanted.connect(lambda slots, now: fit.request_fit(slots=slots, now=now))
         self.files.applied.connect(self.autosave.edited)
         self.files.view_settings_changed.connect(self.charts.set_view_settings)

@@ -210,6 +210,17 @@ class FloatParam(ParamWidget):
     def dragging(self) -> bool:
         return self.slider.isSliderDown()
 
+    def center_range_on(self, v: float) -> None:
+        """Keep ``v`` inside the slider's range: a value outside it (a data set's scale far
+        from the spec's) moves the range, as wide as before on the log scale, to centre on it."""
+        if not self.log or v <= 0 or self.low <= v <= self.high:
+            return
+        half = math.sqrt(self.high / self.low)
+        self.low, self.high = float(f"{v / half:.3g}"), float(f"{v * half:.3g}")
+        self.slider.blockSignals(True)
+        self.slider.setValue(self._to_slider(v))
+        self.slider.blockSignals(False)
+
     def _to_slider(self, v: float) -> int:
         if self.log:
             v = max(v, 1e-300)

@@ -108,6 +108,19 @@ def _left_out(computed: render.Computed) -> list[str]:
     return notes
 
 
+def _standardize_lines(state) -> list[str]:
+    """The script's standardization of the features, where the window's kernel saw them
+    standardized (over the training points; data of more than two features)."""
+    X = np.asarray(state.X)
+    if not (state.standardize and X.ndim == 2 and X.shape[1] > 2):
+        return []
+    return [
+        "# each feature centred and scaled over the training points, as the window's kernel saw it",
+        "mean, std = X[~test].mean(axis=0), X[~test].std(axis=0)",
+        "X = (X - mean) / np.where(std > 0, std, 1.0)",
+    ]
+
+
 def script_text(computed: render.Computed, data_name: str, picture_stem: str) -> str:
     """The code that rebuilds ``computed``'s picture: it reads the points from ``data_name``
     (beside the script) and saves ``picture_stem``.png (``picture_stem``-1.png, ... for more
@@ -140,6 +153,7 @@ def script_text(computed: render.Computed, data_name: str, picture_stem: str) ->
         f'data = np.load(HERE / "{data_name}")',
         'X, test = data["X"], data["test_mask"]',
         'y = data["y"] if "y" in data.files else None',
+        *_standardize_lines(state),
         "X_train, X_test = X[~test], X[test]",
         "y_train = None if y is None else y[~test]",
         "y_test = None if y is None else y[test]",

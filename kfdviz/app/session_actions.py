@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from .. import datasets, session
 from ..pipeline.advice import width_from_data
+from ..pipeline.standardize import SCALE_RATIO, needs_standardizing, scale_ratio
 from ..views.style import THEMES
 from .document import short_label
 from .file_dialogs import EXPORT_FOLDER, ask_open_path, ask_save_path
@@ -116,6 +117,7 @@ class SessionActions(QObject):
             self.doc.set_generator((gen["name"], dict(gen.get("params") or {}), gen["seed"]))
             ws.data_panel.set_generator(gen["name"], dict(gen.get("params") or {}), gen["seed"])
         ws.data_panel.set_regression(state.regression)
+        self.doc.set_standardize(state.standardize)
         p.set_view(with_svr=bool(state.with_svr))
         self.actions.set_checked_quietly("svr", p.with_svr)
         settings = state.view_settings or {}
@@ -161,6 +163,7 @@ class SessionActions(QObject):
         y = state.y if state.y is not None else np.zeros(len(state.X), np.int64)
         roles = np.where(state.test_mask, "test", "train")
         self.data.replace(state.X, y, regression=state.regression, roles=roles)
+        self.show_standardize()
         ws.set_layout(state.layout, fit=False)
         view = {
             "outputs": ws.outputs_dock,
@@ -223,6 +226,7 @@ class SessionActions(QObject):
             layout=p.layout_name,
             view=view,
             regression=self.data.regression,
+            standardize=self.doc.standardize,
             with_svr=p.with_svr,
             generator=gen,
             split={"test_ratio": self.data.test_ratio(), "seed": self.data.split_seed()},
@@ -333,7 +337,9 @@ class SessionActions(QObject):
                 "regression" if regression else "classification"
             )
             self.workspace.sync_slot_from_panel()
+        self.doc.set_standardize(False)  # a generator's features share their units
         self.data.replace(X, y, regression=regression)
+        self.show_standardize()
         self.width_from_data(quiet=True)
 
     def width_from_data(self, *, quiet: bool = False) -> None:
@@ -353,7 +359,9 @@ class SessionActions(QObject):
             return
         train = ~np.asarray(self.data.test_mask(), dtype=bool)
         try:
-            value = width_from_data(np.asarray(self.data.X())[train])
+            # the scale of what the kernel sees (standardized features when they are)
+            seen = self.doc.kernel_data(self.data.X(), train)
+            value = width_from_data(seen[train])
         except ValueError as exc:
             self.status.show(f"No width from these data: {exc}", kind="error")
             return
@@ -362,6 +370,32 @@ class SessionActions(QObject):
             f"Width {value:.3g}: the median squared distance between training points.",
             kind="info",
         )
+
+    def set_standardize(self, on: bool) -> None:
+        """The Data panel's "Standardize features" box: the kernel sees the features
+        standardized or as they are, with the width from what it sees; one step."""
+        if bool(on) == self.doc.standardize:
+            return
+        with self.history.group(f"Standardize features {'on' if on else 'off'}"):
+            self.doc.set_standardize(on)
+            self.width_from_data(quiet=True)
+        self.show_standardize()
+        self.fit.request_fit()
+
+    def show_standardize(self) -> None:
+        """Show the document's choice in the Data panel, with a note when the features'
+        scales differ by more than SCALE_RATIO."""
+        X = np.asarray(self.data.X(), dtype=float)
+        applies = X.ndim == 2 and X.shape[1] > 2
+        note = ""
+        if applies and needs_standardizing(X):
+            ratio = scale_ratio(X)
+            note = f"The features' scales differ {ratio:,.0f}× (more than {SCALE_RATIO:.0f}×): " + (
+                "the kernel sees them standardized."
+                if self.doc.standardize
+                else "one feature drowns the others in the kernel's distances."
+            )
+        self.workspace.data_panel.set_standardize(self.doc.standardize, applies, note)
 
     def set_mode(self, mode: str) -> None:
         """Classification or regression (the Data panel's switch)."""
@@ -408,8 +442,13 @@ class SessionActions(QObject):
         self.workspace.data_panel.set_regression(regression)
         self.workspace.algorithm_panel.set_mode("regression" if regression else "classification")
         self.workspace.sync_slot_from_panel()
+        # A file's features may be in other units: the kernel sees them standardized when
+        # their scales differ by more than SCALE_RATIO (the box says so; one click undoes it).
+        X2 = np.asarray(X, dtype=float)
+        self.doc.set_standardize(X2.ndim == 2 and X2.shape[1] > 2 and needs_standardizing(X2))
         # The file's train/test roles, where it has them (a file saved from here does).
         self.data.replace(X, y, regression=regression, roles=loaded.roles)
+        self.show_standardize()
         self.doc.set_generator(None)  # the points are the file's, not a generator's
         self.width_from_data(quiet=True)
 

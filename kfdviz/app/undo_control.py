@@ -118,6 +118,8 @@ class UndoControl(QObject):
         panel = ws.data_panel
         panel.set_test_ratio(state.test_ratio)
         panel.set_regression(state.mode == "regression")
+        # the box is shown by the window's own listener (after this one); a change refits
+        restandardized = panel.standardize.isChecked() != state.standardize
         generator = generator_tuple(state.generator)
         if generator is not None:
             panel.set_generator(*generator)
@@ -128,7 +130,7 @@ class UndoControl(QObject):
         names = self.document.pictures.layout_slot_names()
         if restored.data is None:
             wanted = [s for s in restored.slots if s in names]
-            if restored.layout:
+            if restored.layout or restandardized:
                 wanted = names
             if wanted:
                 self.fit.request_fit(slots=wanted)
@@ -137,7 +139,7 @@ class UndoControl(QObject):
         """Show the layout, the compare panels and the algorithm panel as the document has
         them now: nothing here changes them."""
         ws, p = self.workspace, self.document.pictures
-        compare_shown = ws.central.currentWidget() is not ws.single
+        compare_shown = ws.central.currentWidget() is not ws.single_page
         if layout_changed or (p.layout_name == "compare") != compare_shown:
             ws.set_layout(p.layout_name, fit=False)
         elif p.layout_name == "compare":

@@ -38,10 +38,10 @@ from .drawing import (
     counts_text,
     draw_compare_panel,
     draw_embedding,
-    points_3d,
     summary,
 )
 from .focus_order import name_views, order_tabs
+from .main_3d import Main3D
 from .pictures import SlotState, caption, settled_params
 from .sweep_panel import SweepPanel
 
@@ -82,9 +82,19 @@ class Workspace(QObject):
         self.single = QStackedWidget()
         self.single.addWidget(self.input_view)
         self.single.addWidget(self.input3d)
+        self.single_page = QWidget()  # the single layout: the toggle of 3-D data, the view
+        page = QVBoxLayout(self.single_page)
+        page.setContentsMargins(0, 0, 0, 0)
+        page.setSpacing(2)
+        self.main3d = Main3D(self.input3d, self.single_page)
+        self.shown_bar = self.main3d.bar
+        self.show_buttons = self.main3d.buttons
+        self.main3d.chosen.connect(self.show_main_3d)
+        page.addWidget(self.shown_bar)
+        page.addWidget(self.single, 1)
         self._compare_view: CompareView | None = None
         self.central = QStackedWidget()
-        self.central.addWidget(self.single)
+        self.central.addWidget(self.single_page)
         holder = QWidget()
         self.column = QVBoxLayout(holder)
         self.column.setContentsMargins(0, 0, 0, 0)
@@ -94,6 +104,10 @@ class Workspace(QObject):
         self.column.addWidget(self.middle, 1)
         self.window.setCentralWidget(holder)
         self.input_view.viewbox.sigResized.connect(self.view_resized)
+
+    def show_main_3d(self, *, from_result: bool = True) -> None:
+        """The large 3-D view: the main picture's embedding or the input points (main_3d.py)."""
+        self.main3d.show(self.data, self.pictures.main_slot.result, from_result=from_result)
 
     def follow_resizes(self, on: bool) -> None:
         """Whether the pictures follow the plots' shape (from the first show until closing)."""
@@ -294,7 +308,7 @@ class Workspace(QObject):
             self.central.setCurrentWidget(self.compare_view)
         else:
             self.bind_panel(p.main_slot)
-            self.central.setCurrentWidget(self.single)
+            self.central.setCurrentWidget(self.single_page)
         self.refresh_points(reframe=True)
         for slot_name in p.layout_slot_names():
             r = p.slot(slot_name).result
@@ -433,10 +447,10 @@ class Workspace(QObject):
         for view in self.all_views():
             view.set_regression(data.regression)
             view.set_points(P, labels, test)
+        self.shown_bar.setVisible(three_d)
         if three_d:
             self.single.setCurrentWidget(self.input3d)
-            pts3, axes = points_3d(data)
-            self.input3d.set_points(pts3, labels, test, axes, f"Input data ({data.dimension}-D)")
+            self.show_main_3d(from_result=False)
         else:
             self.single.setCurrentWidget(self.input_view)
         for panel in self.compare_panels():
@@ -507,13 +521,7 @@ class Workspace(QObject):
         if r.slot == "main":
             self.input_view.set_result(r)
             if r.points3d is not None:
-                self.input3d.set_points(
-                    r.points3d,
-                    r.y,
-                    r.test_mask,
-                    r.points3d_labels,
-                    f"Input data ({r.X.shape[1]}-D)",
-                )
+                self.show_main_3d()
         else:
             self._draw_compare_panel(int(r.slot.split("-")[1]), r)
         if docks and r.slot == self.pictures.active_slot().name:

@@ -26,6 +26,7 @@ from .advice import fit_advice
 from .geometry import data_box, output_histograms
 from .outputs import FittedOutputs
 from .picture import grid_picture, length_scale
+from .projection import points_in_3d
 from .request import FitCancelled, FitError, FitRequest, as_check, interruptible
 from .result import FitResult, RegressionCurve, Tangents
 from .threads import SPECTRUM_POINTS, blas_limit, blas_threads
@@ -573,11 +574,7 @@ class _Builder:
         X = self.r.X
         if X.shape[1] < 3:
             return None, ()
-        if X.shape[1] == 3:
-            return X, ("x₁", "x₂", "x₃")
-        centred = X - X.mean(axis=0)
-        _, _, vt = np.linalg.svd(centred, full_matrices=False)
-        return centred @ vt[:3].T, ("PC 1", "PC 2", "PC 3")
+        return points_in_3d(X)
 
     def expansion(self, feature):
         est = self.est

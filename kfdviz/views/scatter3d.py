@@ -266,6 +266,18 @@ class Scatter3DView(QWidget):
         self.title.setVisible(bool(title))
         self._redraw()
 
+    @property
+    def points(self) -> np.ndarray:
+        """The points shown, as 3-D points (fewer columns padded with zeros); read-only."""
+        view = self._points.view()
+        view.setflags(write=False)
+        return view
+
+    @property
+    def axis_labels(self) -> tuple[str, ...]:
+        """The three axes' labels."""
+        return self._axis_labels
+
     def _colors(self) -> np.ndarray:
         n = self._points.shape[0]
         out = np.empty((n, 4))

@@ -15,6 +15,8 @@ import textwrap
 from pathlib import Path
 
 APP = Path(__file__).resolve().parents[1] / "kfdviz" / "app"
+# The interpreter's own hooks are set by assignment; that is how Python offers them.
+PROCESS_HOOKS = {"sys.excepthook"}
 
 
 def foreign_writes(source: str, filename: str = "<source>") -> list[str]:
@@ -43,6 +45,8 @@ def foreign_writes(source: str, filename: str = "<source>") -> list[str]:
                     continue
                 if isinstance(sub.value, ast.Name) and sub.value.id == "self":
                     continue
+                if ast.unparse(sub) in PROCESS_HOOKS:
+                    continue
                 found.append(f"{filename}:{sub.lineno}: {ast.unparse(sub)}")
     return found
 
@@ -61,6 +65,7 @@ def test_the_check_finds_writes_to_other_objects():
                 setattr(slot, "error", None)
                 setattr(self, "z", 4)
                 del self.fit.debounce
+                sys.excepthook = hook
         """
     )
     found = [line.split(": ", 1)[1] for line in foreign_writes(source)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kfdviz.core import kernels
+from kfdviz.core import expansion, kernels
 from kfdviz.core.expansion import Expansion
 from kfdviz.core.kernels import Kernel
 
@@ -58,6 +58,8 @@ def test_evaluate_chunked(kern, monkeypatch):
     X = np.random.RandomState(6).randn(17, 2)
     whole = e.evaluate(X)
     monkeypatch.setattr(kernels, "CHUNK_BYTES", 1)
+    # Points too many for one cached block (the path a grid takes) are evaluated in chunks.
+    monkeypatch.setattr(expansion, "CACHED_BLOCK_BYTES", 0)
     calls = []
     np.testing.assert_allclose(
         e.evaluate(X, check_cancel=lambda: calls.append(1)), whole, rtol=1e-12, atol=1e-12

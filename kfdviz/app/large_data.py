@@ -142,6 +142,16 @@ class LargeDataGuard(QObject):
     def train_on_subset(self, centers: int) -> None:
         """Expand every picture of the layout that can over ``centers`` points, and fit."""
         self.banner.hide()
+        with self.data.history.group(f"Train on a subset of {int(centers):,} centers"):
+            others = self._use_subset(int(centers))
+        if not self.fit.live:
+            self.fit.request_fit(now=True)
+        elif others:
+            self.fit.request_fit(slots=others)
+
+    def _use_subset(self, centers: int) -> list[str]:
+        """Set ``n_centers`` on every picture of the layout that takes it; the names of those
+        other than the active one (whose panel refits it as if typed)."""
         others = []
         for name in self.pictures.layout_slot_names():
             slot = self.pictures.slot(name)
@@ -150,15 +160,12 @@ class LargeDataGuard(QObject):
             if slot is self.pictures.active_slot():
                 widget = self.algorithm_panel.widget("n_centers")
                 if widget is not None:
-                    widget.set_value(int(centers))
+                    widget.set_value(centers)
                     widget.changed.emit()  # as if typed: the panel, the slot and a live fit
             else:
-                slot.set_setting(params={**slot.params, "n_centers": int(centers)})
+                slot.set_setting(params={**slot.params, "n_centers": centers})
                 others.append(name)
-        if not self.fit.live:
-            self.fit.request_fit(now=True)
-        elif others:
-            self.fit.request_fit(slots=others)
+        return others
 
     def fit_anyway(self) -> None:
         """Fit as asked, and do not ask again for this data set."""

@@ -57,6 +57,11 @@ def test_a_large_data_set_asks_before_the_first_fit_and_trains_on_a_subset(windo
     assert w.workspace.algorithm_panel.widget("n_centers").value() == centers
     assert len(fitted) >= 1
 
+    # Choosing the subset is one step of the history, named, and undone as a whole.
+    assert w.action_table["undo"].text() == f"Undo Train on a subset of {centers:,} centers"
+    w.action_table["undo"].trigger()
+    assert w.pictures.main_slot.params.get("n_centers") != centers
+
 
 def test_fit_anyway_fits_as_asked_and_edits_do_not_ask_again(window, qtbot, big_file, monkeypatch):
     w = window

@@ -48,11 +48,6 @@ class ProtocolResult:
     def mean_error(self) -> float:
         return float(np.mean(self.test_errors))
 
-    @property
-    def std_error_of_mean(self) -> float:
-        n = self.test_errors.size
-        return float(np.std(self.test_errors, ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-
 
 def run_protocol(
     folder,

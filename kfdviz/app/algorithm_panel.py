@@ -32,9 +32,6 @@ from .params import (
     tab_focusable,
 )
 
-# The main window's name for the kernel parameters, which the panel shares between algorithms.
-KERNEL_NAMES = KERNEL_PARAMETERS
-
 
 def algorithms_for(mode: str) -> list:
     """Registry entries usable in ``mode`` ("classification" or "regression"), grouped by kind."""

@@ -33,9 +33,9 @@ from ..estimators import registry
 from ..session_schema import MAX_PANELS
 from ..views import InputSpaceView, OutputsView, Scatter3DView
 from ..views.style import LIGHT, Theme
-from .drawing import show_compare_caption
 from .params import name_unnamed, small_font
 from .pictures import SlotState, caption, default_compare_slots
+from .show_results import show_compare_caption
 
 RIGHT_DOCK_WIDTH = 380  # the right-hand docks' width as the window first lays them out
 

@@ -31,10 +31,10 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..core.kernels import KERNEL_PARAMETERS
 from ..estimators import registry
 from ..pipeline import FitFailure, FitRequest, GridSpec
 from ..workers import FitWorker
-from .algorithm_panel import KERNEL_NAMES
 from .document import param_label
 from .grid_box import GridBox
 from .large_data import LargeDataGuard
@@ -355,7 +355,7 @@ class FitControl(QObject):
 
     def switch(self, slot: SlotState, algorithm: str) -> None:
         """Give ``slot`` another algorithm, keeping its kernel, and fit it now."""
-        kernel = {k: v for k, v in slot.params.items() if k in KERNEL_NAMES}
+        kernel = {k: v for k, v in slot.params.items() if k in KERNEL_PARAMETERS}
         title = registry.get(algorithm).title
         with self.history.group(f"Use {title}"):
             slot.set_setting(algorithm=algorithm, params=kernel, feature="auto")

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
 
 from ..pipeline import FitResult
-from .drawing import input_3d_title, points_3d
+from .show_results import input_3d_title, points_3d
 
 _TIPS = {
     "input": "Show the points in their own features (drag to rotate)",

@@ -34,15 +34,15 @@ from .actions import TOOLS
 from .algorithm_panel import AlgorithmPanel
 from .compare import CompareView
 from .data_panel import DataPanel
-from .drawing import (
+from .focus_order import name_views, order_tabs
+from .main_3d import Main3D
+from .pictures import SlotState, caption, settled_params
+from .show_results import (
     counts_text,
     draw_compare_panel,
     draw_embedding,
     summary,
 )
-from .focus_order import name_views, order_tabs
-from .main_3d import Main3D
-from .pictures import SlotState, caption, settled_params
 from .sweep_panel import SweepPanel
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea

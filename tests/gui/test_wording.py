@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kfdviz.app.data_model import DataModel
-from kfdviz.app.drawing import counts_text
+from kfdviz.app.show_results import counts_text
 from kfdviz.app.wording import count
 
 pytestmark = pytest.mark.gui

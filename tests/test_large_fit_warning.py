@@ -39,6 +39,11 @@ def test_no_warning_for_small_fits_or_fits_that_scale(big):
         warnings.simplefilter("error", LargeFitWarning)
         KernelFisherDiscriminant().fit(X, y)
         KernelFisherDiscriminant(n_centers=200)._check_X_y(big, (big[:, 0] > 0).astype(int))
+        # A program over a subset: its solver's worst-case count is no prediction of a slow fit.
+        for formulation in ("sparse", "linear-sparse", "qp"):
+            KernelFisherDiscriminant(formulation=formulation, n_centers=300)._check_X_y(
+                big, (big[:, 0] > 0).astype(int)
+            )
 
 
 def test_the_warning_is_shown_once(big):

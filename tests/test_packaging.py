@@ -421,6 +421,9 @@ def test_the_wheel_describes_the_project_for_a_package_index(distributions):
     assert meta["Description-Content-Type"] == "text/markdown"
     page = meta.get_payload()
     for name in kfdviz.estimators.__all__:
+        exported = getattr(kfdviz.estimators, name)
+        if isinstance(exported, type) and issubclass(exported, Warning):
+            continue  # the warnings the estimators give are no estimators
         assert f"`{name}`" in page, name
     # a project URL is a real address, never a placeholder
     for entry in meta.get_all("Project-URL") or []:

@@ -80,7 +80,8 @@ def test_round_trip_is_exact(name, tmp_path):
 
 def test_arbitrary_floats_survive_bit_for_bit(tmp_path):
     rng = np.random.default_rng(7)
-    X = rng.standard_normal((50, 2)) * 10.0 ** rng.integers(-300, 300, (50, 2))
+    # every scale a session may hold (sizes up to 1e150: squared distances stay finite)
+    X = rng.standard_normal((50, 2)) * 10.0 ** rng.integers(-300, 149, (50, 2))
     X[0] = [np.nextafter(0.0, 1.0), -0.0]  # a subnormal and a negative zero
     y = rng.integers(0, 3, 50)
     state = SessionState(

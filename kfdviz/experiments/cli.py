@@ -188,13 +188,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.data:
         _say("error: give the benchmark data with --data PATH (or set KFDVIZ_DATA_DIR)")
         return 2
-    data = Path(args.data)
-    if not data.is_dir():
-        _say(f"error: --data {data}: no such folder (it holds banana.npz etc.)")
-        return 2
-    if not any(p.is_file() for p in data.glob("*.npz")):
-        _say(f"error: --data {data}: no data files in this folder (it holds banana.npz etc.)")
-        return 2
     if args.scheduler and args.backend != "dask":
         _say("error: --scheduler names a Dask scheduler; add --backend dask")
         return 2

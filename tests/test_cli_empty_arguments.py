@@ -13,8 +13,14 @@ import pytest
     "args, fragment",
     [
         (["--screenshot", ""], "--screenshot needs a file name"),
-        (["reproduce", "mika-table1", "--data", "/etc", "--out", "{tmp}"], "holds no benchmark data"),
-        (["reproduce", "mika-table1", "--data", "{tmp}/none", "--out", "{tmp}"], "no such file or folder"),
+        (
+            ["reproduce", "mika-table1", "--data", "/etc", "--out", "{tmp}"],
+            "holds no benchmark data",
+        ),
+        (
+            ["reproduce", "mika-table1", "--data", "{tmp}/none", "--out", "{tmp}"],
+            "no such file or folder",
+        ),
         (["bench", "--only", ""], "--only needs a pattern"),
         (
             ["render", "--preset", "default", "--out", "{tmp}/x.png", "--save-session", ""],
